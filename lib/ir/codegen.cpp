@@ -1,0 +1,155 @@
+// torch.fx's CodeGen._gen_python_code, emitting the same text for the same graph.
+#include <cctype>
+#include <string_view>
+#include <unordered_map>
+
+#include "ir/printers.h"
+
+namespace fxc::ir {
+namespace {
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && !(c & 0x80)) return false;
+  }
+  return true;
+}
+
+// torch.fx's _format_target: "layer1.0.conv1" on self → getattr(self.layer1, "0").conv1
+std::string formatTarget(std::string base, std::string_view target) {
+  while (true) {
+    size_t dot = target.find('.');
+    std::string_view atom = target.substr(0, dot);
+    if (isIdentifier(atom)) {
+      base += ".";
+      base += atom;
+    } else {
+      base = "getattr(" + base + ", \"" + std::string(atom) + "\")";
+    }
+    if (dot == std::string_view::npos) return base;
+    target.remove_prefix(dot + 1);
+  }
+}
+
+std::string formatArgs(const std::vector<Argument>& args, size_t skip, const Kwargs& kwargs) {
+  std::string out;
+  for (size_t i = skip; i < args.size(); ++i) {
+    if (!out.empty()) out += ", ";
+    out += pyRepr(args[i]);
+  }
+  for (const auto& [key, value] : kwargs) {
+    if (!out.empty()) out += ", ";
+    out += key + " = " + pyRepr(value);
+  }
+  return out;
+}
+
+// torch.fx's magic_methods: operator targets printed as Python operators.
+const char* magicFormat(std::string_view target) {
+  static const std::unordered_map<std::string_view, const char*> table = {
+      {"operator.add", "{} + {}"},   {"operator.sub", "{} - {}"},
+      {"operator.mul", "{} * {}"},   {"operator.floordiv", "{} // {}"},
+      {"operator.truediv", "{} / {}"}, {"operator.mod", "{} % {}"},
+      {"operator.pow", "{} ** {}"},  {"operator.lshift", "{} << {}"},
+      {"operator.rshift", "{} >> {}"}, {"operator.and_", "{} & {}"},
+      {"operator.or_", "{} | {}"},   {"operator.xor", "{} ^ {}"},
+      {"operator.getitem", "{}[{}]"}, {"operator.matmul", "{} @ {}"},
+      {"operator.eq", "{} == {}"},   {"operator.ne", "{} != {}"},
+      {"operator.lt", "{} < {}"},    {"operator.gt", "{} > {}"},
+      {"operator.le", "{} <= {}"},   {"operator.ge", "{} >= {}"},
+      {"operator.pos", "+{}"},       {"operator.neg", "-{}"},
+      {"operator.invert", "~{}"}};
+  auto it = table.find(target);
+  return it == table.end() ? nullptr : it->second;
+}
+
+// Fills "{}" holes with the args; nullptr when the arity does not match.
+std::optional<std::string> applyMagic(const char* format, const std::vector<Argument>& args) {
+  std::string out;
+  size_t next = 0;
+  for (const char* p = format; *p; ++p) {
+    if (p[0] == '{' && p[1] == '}') {
+      if (next >= args.size()) return std::nullopt;
+      out += pyRepr(args[next++]);
+      ++p;
+    } else {
+      out += *p;
+    }
+  }
+  if (next != args.size()) return std::nullopt;
+  return out;
+}
+
+std::string emitExpression(const Node& node) {
+  const auto& args = node.args();
+  switch (node.op()) {
+    case Opcode::kCallMethod:
+      return formatTarget(pyRepr(args.at(0)), node.target()) + "(" +
+             formatArgs(args, 1, node.kwargs()) + ")";
+    case Opcode::kCallFunction: {
+      if (node.kwargs().empty()) {
+        if (const char* magic = magicFormat(node.target())) {
+          if (auto text = applyMagic(magic, args)) return *text;
+        }
+        if (node.target() == "builtins.getattr" && args.size() == 2 &&
+            args[1].kind() == Argument::Kind::kString && isIdentifier(args[1].toString())) {
+          return formatTarget(pyRepr(args[0]), args[1].toString());
+        }
+      }
+      return node.target() + "(" + formatArgs(args, 0, node.kwargs()) + ")";
+    }
+    case Opcode::kCallModule:
+      return formatTarget("self", node.target()) + "(" + formatArgs(args, 0, node.kwargs()) + ")";
+    case Opcode::kGetAttr:
+      return formatTarget("self", node.target());
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::string pythonCode(const Graph& graph) {
+  // Last uses, found walking backwards: a value is freed on the line of its last user.
+  std::unordered_map<const Node*, const Node*> last_use;
+  std::unordered_map<const Node*, std::vector<const Node*>> frees;
+  last_use.reserve(graph.size());
+  std::vector<const Node*> order;
+  order.reserve(graph.size());
+  for (const Node* node : graph) order.push_back(node);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Node* user = *it;
+    auto note = [&](Node* input) {
+      if (last_use.emplace(input, user).second) frees[user].push_back(input);
+    };
+    for (const Argument& arg : user->args()) arg.forEachNode(note);
+    for (const auto& [key, arg] : user->kwargs()) arg.forEachNode(note);
+  }
+
+  std::string params = "self";
+  std::string body;
+  for (const Node* node : order) {
+    if (node->op() == Opcode::kPlaceholder) {
+      params += ", " + node->target();
+      if (node->target() != node->name()) body += "    " + node->name() + " = " + node->target() + "\n";
+      continue;
+    }
+    if (node->op() == Opcode::kOutput) {
+      body += "    return " + (node->args().empty() ? std::string("None") : pyRepr(node->args()[0])) + "\n";
+      continue;
+    }
+    body += "    " + node->name() + " = " + emitExpression(*node);
+    auto it = frees.find(node);
+    if (it != frees.end()) {
+      body += ";  ";
+      for (const Node* freed : it->second) body += freed->name() + " = ";
+      body += "None";
+    }
+    body += "\n";
+  }
+  if (body.empty()) body = "    pass\n";
+  return "def forward(" + params + "):\n" + body;
+}
+
+}  // namespace fxc::ir

@@ -1,0 +1,99 @@
+// A GraphModule: the graph plus the module tree it calls into (typed modules with attributes
+// and named parameters/buffers) — torch.fx's GraphModule with an nn.Module hierarchy.
+#pragma once
+
+#include <cstdint>
+#include <any>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/argument.h"
+#include "ir/graph.h"
+
+namespace fxc::ir {
+
+// Element types, numbered as ONNX's TensorProto.DataType.
+enum class DType : int32_t {
+  kUndefined = 0, kFloat32 = 1, kUInt8 = 2, kInt8 = 3, kUInt16 = 4, kInt16 = 5, kInt32 = 6,
+  kInt64 = 7, kString = 8, kBool = 9, kFloat16 = 10, kFloat64 = 11, kUInt32 = 12, kUInt64 = 13,
+  kComplex64 = 14, kComplex128 = 15, kBFloat16 = 16,
+};
+std::string_view dtypeName(DType dtype);  // "float32", ...
+size_t dtypeSize(DType dtype);            // bytes per element, 0 for strings
+
+// A constant tensor: raw little-endian bytes (moved out of the parsed model, not copied).
+struct Tensor {
+  DType dtype = DType::kUndefined;
+  std::vector<int64_t> dims;
+  std::string data;
+  std::vector<std::string> strings;  // for DType::kString
+  int64_t numel() const;
+};
+
+class Module {
+ public:
+  explicit Module(std::string type) : type_(std::move(type)) {}
+  const std::string& type() const { return type_; }
+  void setType(std::string type) { type_ = std::move(type); }
+
+  Kwargs& attributes() { return attributes_; }
+  const Kwargs& attributes() const { return attributes_; }
+  // Parameters and buffers, in registration order.
+  const std::vector<std::pair<std::string, std::shared_ptr<Tensor>>>& tensors() const {
+    return tensors_;
+  }
+  void setTensor(const std::string& name, std::shared_ptr<Tensor> tensor);
+  std::shared_ptr<Tensor> tensor(std::string_view name) const;
+  bool removeTensor(std::string_view name);
+
+  const std::vector<std::pair<std::string, std::unique_ptr<Module>>>& children() const {
+    return children_;
+  }
+  Module* child(std::string_view name) const;
+  Module* addChild(const std::string& name, std::string type);
+  bool removeChild(std::string_view name);
+
+ private:
+  std::string type_;
+  Kwargs attributes_;
+  std::vector<std::pair<std::string, std::shared_ptr<Tensor>>> tensors_;
+  std::vector<std::pair<std::string, std::unique_ptr<Module>>> children_;
+  // name → position, so that lookups stay O(1) in modules with many constants or children.
+  std::unordered_map<std::string, size_t> tensor_index_;
+  std::unordered_map<std::string, size_t> child_index_;
+};
+
+class GraphModule {
+ public:
+  GraphModule() : root_("GraphModule") {}
+
+  Graph& graph() { return graph_; }
+  const Graph& graph() const { return graph_; }
+  Module& root() { return root_; }
+  const Module& root() const { return root_; }
+
+  // "layer1.0.conv1" → that module, or nullptr. "" is the root.
+  Module* findModule(std::string_view path) const;
+  // Creates the module at `path` (and "Module" containers above it) or retypes an existing one.
+  Module* addModule(std::string_view path, const std::string& type);
+  // "layer1.0.conv1.weight" → that tensor, or nullptr.
+  std::shared_ptr<Tensor> findTensor(std::string_view path) const;
+  // Registers `tensor` at a dotted path, creating containers as needed.
+  void setTensor(std::string_view path, std::shared_ptr<Tensor> tensor);
+
+  // Every module with its path, parents before children (torch's named_modules, root excluded).
+  std::vector<std::pair<std::string, const Module*>> namedModules() const;
+
+  // The frontend's record of the whole model (lib/onnx: opsets, metadata, graph signature).
+  std::any source;
+
+ private:
+  Graph graph_;
+  Module root_;
+};
+
+}  // namespace fxc::ir

@@ -1,0 +1,91 @@
+// A node of the FX graph: torch.fx's Node (op, name, target, args, kwargs, users, meta).
+#pragma once
+
+#include <any>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/argument.h"
+
+namespace fxc::ir {
+
+class Graph;
+class GraphModule;
+
+enum class Opcode : uint8_t {
+  kPlaceholder,
+  kGetAttr,
+  kCallFunction,
+  kCallModule,
+  kCallMethod,
+  kOutput,
+};
+
+std::string_view opcodeName(Opcode op);
+std::optional<Opcode> opcodeFromName(std::string_view name);
+
+// What passes and frontends record about a node's value. Only what is printed is typed; the
+// frontend keeps its export record (op type, domain, attributes) in `source`.
+struct Meta {
+  std::string dtype;                               // "float32", ... ; empty when unknown
+  std::optional<std::vector<std::string>> shape;  // dims as text ("1", "N"); nullopt when unknown
+  std::any source;
+};
+
+class Node {
+ public:
+  Opcode op() const { return op_; }
+  const std::string& name() const { return name_; }
+  const std::string& target() const { return target_; }
+  const std::vector<Argument>& args() const { return args_; }
+  const Kwargs& kwargs() const { return kwargs_; }
+  // Nodes that take this one as an input, each once, in the order they started using it.
+  const std::vector<Node*>& users() const { return users_; }
+  Graph* graph() const { return graph_; }
+  Node* next() const { return next_; }
+  Node* prev() const { return prev_; }
+
+  // Input nodes in map_arg order (args, then kwargs), each once.
+  std::vector<Node*> inputNodes() const;
+  const Argument* kwarg(std::string_view key) const;
+
+  // Given: %u = f(%a, %b). Does: sets the arguments and moves `users` edges to match.
+  // Then: %u = f(<new args>); the old inputs no longer list %u as a user unless still used.
+  void setArgs(std::vector<Argument> args);
+  void setKwargs(Kwargs kwargs);
+  // Given: %u = f(%old, %old, %c). Does: replaces every reference to `old` in args and kwargs.
+  // Then: %u = f(%new, %new, %c); %old loses %u as a user, %new gains it.
+  void replaceInputWith(Node* old_input, Node* new_input);
+  // Given: %3 = f(%1); %4 = g(%3); %5 = h(%3). Does: every user of %3 now uses `replacement`.
+  // Then: %4 = g(%2); %5 = h(%2); %3 has no users. Returns the users that changed.
+  std::vector<Node*> replaceAllUsesWith(Node* replacement);
+  void setTarget(std::string target) { target_ = std::move(target); }
+  // Raw rename, as torch.fx's writable node.name: uniqueness is lint's to check. Prefer
+  // creating names through the graph's NameSpace.
+  void setName(std::string name) { name_ = std::move(name); }
+
+  Meta meta;
+
+ private:
+  friend class Graph;
+  friend struct NodeTestAccess;  // unit tests corrupt users_ to prove lint catches it
+  friend std::string lintGraph(const Graph&, const GraphModule*);
+
+  Node() = default;
+  void detachInputs();
+  void attachInputs();
+
+  Opcode op_ = Opcode::kPlaceholder;
+  std::string name_;
+  std::string target_;
+  std::vector<Argument> args_;
+  Kwargs kwargs_;
+  std::vector<Node*> users_;
+  Graph* graph_ = nullptr;
+  Node* prev_ = nullptr;
+  Node* next_ = nullptr;
+};
+
+}  // namespace fxc::ir

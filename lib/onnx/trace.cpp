@@ -1,0 +1,711 @@
+// ONNX → FX: placeholders for graph inputs, typed modules for ops with weights (and for
+// weightless ops that are a module of their own in the exporter's scope names), call_function
+// with stable targets otherwise, get_attr for free constants, getitem for multi-output ops.
+#include "onnx/trace.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "ir/name_space.h"
+#include "onnx/op_table.h"
+
+namespace fxc::onnx {
+namespace {
+
+using ::onnx::AttributeProto;
+using ::onnx::NodeProto;
+
+struct TraceError {
+  std::string message;
+};
+
+std::string describe(const NodeProto& node, size_t index) {
+  std::string who = node.name().empty() ? "#" + std::to_string(index) : "'" + node.name() + "'";
+  return "node " + who + " (" + node.op_type() + ")";
+}
+
+bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
+
+// Python prints float32 attributes the way torch does: the shortest text that reads back.
+double float32Value(float value) {
+  char buf[32];
+  auto result = std::to_chars(buf, buf + sizeof buf, value);
+  *result.ptr = '\0';
+  return std::strtod(buf, nullptr);
+}
+
+int64_t countNodes(const ::onnx::GraphProto& graph) {
+  int64_t n = graph.node_size();
+  for (const auto& node : graph.node()) {
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) n += countNodes(attr.g());
+      for (const auto& g : attr.graphs()) n += countNodes(g);
+    }
+  }
+  return n;
+}
+
+std::string tensorSummary(const ::onnx::TensorProto& t) {
+  std::string dims;
+  for (int i = 0; i < t.dims_size(); ++i) dims += (i ? ", " : "") + std::to_string(t.dims(i));
+  return "<tensor " + std::string(ir::dtypeName(static_cast<ir::DType>(t.data_type()))) + "[" +
+         dims + "]>";
+}
+
+ir::Argument attributeValue(const AttributeProto& attr) {
+  using A = AttributeProto;
+  std::vector<ir::Argument> items;
+  switch (attr.type()) {
+    case A::INT: return ir::Argument(static_cast<int64_t>(attr.i()));
+    case A::FLOAT: return ir::Argument(float32Value(attr.f()));
+    case A::STRING: return ir::Argument(attr.s());
+    case A::TENSOR: return ir::Argument(tensorSummary(attr.t()));
+    case A::GRAPH:
+      return ir::Argument("<graph " + attr.name() + ": " + std::to_string(countNodes(attr.g())) + " nodes>");
+    case A::INTS:
+      for (int64_t v : attr.ints()) items.emplace_back(v);
+      return ir::Argument::list(std::move(items));
+    case A::FLOATS:
+      for (float v : attr.floats()) items.emplace_back(float32Value(v));
+      return ir::Argument::list(std::move(items));
+    case A::STRINGS:
+      for (const auto& v : attr.strings()) items.emplace_back(v);
+      return ir::Argument::list(std::move(items));
+    case A::TENSORS:
+      for (const auto& v : attr.tensors()) items.emplace_back(tensorSummary(v));
+      return ir::Argument::list(std::move(items));
+    case A::GRAPHS:
+      for (const auto& g : attr.graphs())
+        items.emplace_back("<graph: " + std::to_string(countNodes(g)) + " nodes>");
+      return ir::Argument::list(std::move(items));
+    default:
+      return ir::Argument("<" + attr.name() + ">");
+  }
+}
+
+ir::Kwargs attributeKwargs(const NodeProto& node) {
+  ir::Kwargs kwargs;
+  for (const auto& attr : node.attribute()) kwargs.emplace_back(attr.name(), attributeValue(attr));
+  return kwargs;
+}
+
+// Values a subgraph reads from enclosing scopes: used but not defined inside it.
+void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::string> defined,
+                     std::vector<std::string>& captures, std::unordered_set<std::string>& seen) {
+  for (const auto& v : graph.input()) defined.insert(v.name());
+  for (const auto& t : graph.initializer()) defined.insert(t.name());
+  for (const auto& t : graph.sparse_initializer()) defined.insert(t.values().name());
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name) && seen.insert(name).second) captures.push_back(name);
+  };
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input()) use(input);
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) collectCaptures(attr.g(), defined, captures, seen);
+      for (const auto& g : attr.graphs()) collectCaptures(g, defined, captures, seen);
+    }
+    for (const auto& output : node.output()) defined.insert(output);
+  }
+  for (const auto& v : graph.output()) use(v.name());
+}
+
+std::vector<std::string> capturesOf(const NodeProto& node) {
+  std::vector<std::string> captures;
+  std::unordered_set<std::string> seen;
+  for (const auto& attr : node.attribute()) {
+    if (attr.has_g()) collectCaptures(attr.g(), {}, captures, seen);
+    for (const auto& g : attr.graphs()) collectCaptures(g, {}, captures, seen);
+  }
+  return captures;
+}
+
+void fillMeta(ir::Meta& meta, const ::onnx::TypeProto* type) {
+  if (!type || !type->has_tensor_type()) return;
+  const auto& tensor = type->tensor_type();
+  if (tensor.elem_type()) meta.dtype = std::string(ir::dtypeName(static_cast<ir::DType>(tensor.elem_type())));
+  if (!tensor.has_shape()) return;
+  std::vector<std::string> dims;
+  for (const auto& d : tensor.shape().dim()) {
+    dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value())
+                                     : (d.has_dim_param() ? d.dim_param() : std::string("?")));
+  }
+  meta.shape = std::move(dims);
+}
+
+// "/layer1/layer1.0/conv1/Conv" → ["layer1", "layer1.0", "conv1"]; no scope without a leading '/'.
+std::vector<std::string> scopeElements(const std::string& node_name) {
+  std::vector<std::string> elements;
+  if (node_name.size() < 2 || node_name[0] != '/') return elements;
+  size_t start = 1;
+  while (true) {
+    size_t slash = node_name.find('/', start);
+    if (slash == std::string::npos) break;  // the last element is the op, not a module
+    if (slash > start) elements.push_back(node_name.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return elements;
+}
+
+std::vector<std::string> splitDots(const std::string& text) {
+  std::vector<std::string> atoms;
+  size_t start = 0;
+  while (true) {
+    size_t dot = text.find('.', start);
+    atoms.push_back(text.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return atoms;
+    start = dot + 1;
+  }
+}
+
+std::string joinDots(const std::vector<std::string>& atoms, size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count && i < atoms.size(); ++i) out += (i ? "." : "") + atoms[i];
+  return out;
+}
+
+// A module path atom: an identifier or a run of digits (a Sequential index).
+std::string sanitizeAtom(const std::string& atom) {
+  std::string out;
+  for (char c : atom) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (out.empty()) out = "_";
+  return out;
+}
+
+class Tracer {
+ public:
+  Tracer(LoadedModel model, const TraceOptions& options)
+      : model_(std::move(model)), options_(options), gm_(std::make_unique<ir::GraphModule>()) {}
+
+  std::unique_ptr<ir::GraphModule> run() {
+    auto& graph = *model_.proto->mutable_graph();
+    readOpsets();
+    if (options_.inline_functions) {
+      auto inlined = inlineFunctions(*model_.proto);
+      if (!inlined) throw TraceError{inlined.error()};
+    }
+    if (options_.infer_shapes) inferShapes();
+    for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
+    for (const auto& v : graph.input()) types_[v.name()] = &v.type();
+    for (const auto& v : graph.output()) types_[v.name()] = &v.type();
+
+    defineValues(graph);
+    std::vector<int> order = sortNodes(graph);
+    countUses(graph);
+    readScopes(graph, order);
+
+    for (auto& init : *graph.mutable_initializer()) {
+      auto tensor = takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'");
+      if (!tensor) throw TraceError{tensor.error()};
+      constants_[init.name()] = Constant{tensor.take(), init.name(), nullptr};
+    }
+    if (graph.sparse_initializer_size() > 0)
+      throw TraceError{"sparse initializer '" + graph.sparse_initializer(0).values().name() +
+                       "' is not supported"};
+    for (const auto& input : graph.input()) {
+      if (constants_.count(input.name())) continue;
+      ir::Node* node = gm_->graph().placeholder(input.name());
+      fillMeta(node->meta, &input.type());
+      values_[input.name()] = node;
+    }
+    for (int index : order) traceNode(*graph.mutable_node(index));
+
+    std::vector<ir::Argument> results;
+    for (const auto& output : graph.output()) results.emplace_back(valueNode(output.name()));
+    gm_->graph().output(results.size() == 1 ? results[0] : ir::Argument::tuple(std::move(results)));
+
+    graph.clear_node();
+    graph.clear_initializer();
+    gm_->source = ModelRecord{model_.proto};
+    return std::move(gm_);
+  }
+
+ private:
+  struct Constant {
+    std::shared_ptr<ir::Tensor> tensor;
+    std::string path_hint;  // the initializer's own name, if it has one
+    ir::Node* get_attr;     // made on first use as an argument
+  };
+
+  void readOpsets() {
+    for (const auto& opset : model_.proto->opset_import()) {
+      domains_.insert(isDefaultDomain(opset.domain()) ? "" : opset.domain());
+      if (isDefaultDomain(opset.domain())) default_opset_ = static_cast<int>(opset.version());
+    }
+    for (const auto& function : model_.proto->functions()) {
+      functions_.insert(function.domain() + ":" + function.name());
+    }
+  }
+
+  void inferShapes() {
+    try {
+      ::onnx::shape_inference::InferShapes(*model_.proto);
+    } catch (const std::exception&) {
+      // Shapes are an annotation: a model shape inference cannot follow still traces.
+    }
+  }
+
+  // Every value defined once: graph inputs, initializers, node outputs.
+  void defineValues(const ::onnx::GraphProto& graph) {
+    std::unordered_map<std::string, std::string> definer;
+    definer.reserve(static_cast<size_t>(graph.node_size()) * 2);
+    for (const auto& init : graph.initializer()) {
+      if (!definer.emplace(init.name(), "initializer").second)
+        throw TraceError{"value '" + init.name() + "' is defined twice (by two initializers)"};
+    }
+    std::unordered_set<std::string> inputs;
+    for (const auto& input : graph.input()) {
+      if (!inputs.insert(input.name()).second)
+        throw TraceError{"graph input '" + input.name() + "' is declared twice"};
+      definer.emplace(input.name(), "graph input");  // an input may also be an initializer
+    }
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const NodeProto& node = graph.node(i);
+      bool default_domain = isDefaultDomain(node.domain());
+      if (!domains_.count(default_domain ? "" : node.domain()) &&
+          !functions_.count(node.domain() + ":" + node.op_type()))
+        throw TraceError{describe(node, static_cast<size_t>(i)) + ": domain '" + node.domain() +
+                         "' is not imported by the model (opset_import)"};
+      for (const auto& output : node.output()) {
+        if (output.empty()) continue;
+        auto [it, fresh] = definer.emplace(output, describe(node, static_cast<size_t>(i)));
+        if (!fresh)
+          throw TraceError{"value '" + output + "' is defined twice: by " + it->second + " and by " +
+                           describe(node, static_cast<size_t>(i))};
+      }
+    }
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const NodeProto& node = graph.node(i);
+      for (const auto& input : node.input()) {
+        if (!input.empty() && !definer.count(input))
+          throw TraceError{describe(node, static_cast<size_t>(i)) + ": input '" + input +
+                           "' is not a graph input, an initializer or any node's output"};
+      }
+      for (const auto& captured : capturesOf(node)) {
+        if (!definer.count(captured))
+          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" + captured +
+                           "', which is defined nowhere"};
+      }
+    }
+    for (const auto& output : graph.output()) {
+      if (!definer.count(output.name()))
+        throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
+    }
+  }
+
+  // Kahn's algorithm, keeping the file's order where it is already topological.
+  std::vector<int> sortNodes(const ::onnx::GraphProto& graph) {
+    int n = graph.node_size();
+    std::unordered_map<std::string, int> producer;
+    producer.reserve(static_cast<size_t>(n) * 2);
+    for (int i = 0; i < n; ++i) {
+      for (const auto& output : graph.node(i).output()) {
+        if (!output.empty()) producer[output] = i;
+      }
+    }
+    std::vector<int> pending(static_cast<size_t>(n), 0);
+    std::vector<std::vector<int>> dependents(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const NodeProto& node = graph.node(i);
+      std::vector<std::string> inputs(node.input().begin(), node.input().end());
+      if (hasSubgraphs(node)) {
+        for (auto& c : capturesOf(node)) inputs.push_back(std::move(c));
+      }
+      for (const auto& input : inputs) {
+        auto it = producer.find(input);
+        if (it == producer.end()) continue;
+        ++pending[static_cast<size_t>(i)];
+        dependents[static_cast<size_t>(it->second)].push_back(i);
+      }
+    }
+    std::vector<int> order;
+    order.reserve(static_cast<size_t>(n));
+    // A min-heap on the original index would also work; a sorted worklist of ready nodes keeps
+    // the common (already sorted) case linear.
+    std::vector<int> ready;
+    for (int i = n - 1; i >= 0; --i) {
+      if (pending[static_cast<size_t>(i)] == 0) ready.push_back(i);
+    }
+    while (!ready.empty()) {
+      int i = ready.back();
+      ready.pop_back();
+      order.push_back(i);
+      auto& deps = dependents[static_cast<size_t>(i)];
+      for (auto it = deps.rbegin(); it != deps.rend(); ++it) {
+        if (--pending[static_cast<size_t>(*it)] == 0) ready.push_back(*it);
+      }
+    }
+    if (order.size() != static_cast<size_t>(n)) {
+      for (int i = 0; i < n; ++i) {
+        if (pending[static_cast<size_t>(i)] > 0)
+          throw TraceError{"graph has a cycle through " + describe(graph.node(i), static_cast<size_t>(i))};
+      }
+    }
+    return order;
+  }
+
+  void countUses(const ::onnx::GraphProto& graph) {
+    for (const auto& node : graph.node()) {
+      for (const auto& input : node.input()) ++uses_[input];
+      if (hasSubgraphs(node)) {
+        for (const auto& c : capturesOf(node)) ++uses_[c];
+      }
+    }
+    for (const auto& output : graph.output()) ++uses_[output.name()];
+  }
+
+  static bool isAliasCandidate(const NodeProto& node) {
+    return isDefaultDomain(node.domain()) &&
+           ((node.op_type() == "Constant" && node.input_size() == 0) || node.op_type() == "Identity");
+  }
+
+  // Counts, per scope, the ops it holds directly and whether any op sits in a deeper scope.
+  void readScopes(const ::onnx::GraphProto& graph, const std::vector<int>& order) {
+    for (int i : order) {
+      const NodeProto& node = graph.node(i);
+      if (isAliasCandidate(node)) continue;
+      auto elements = scopeElements(node.name());
+      if (elements.empty()) continue;
+      std::string key;
+      for (size_t e = 0; e < elements.size(); ++e) {
+        if (e) scope_has_children_.insert(key);
+        key += "/" + elements[e];
+      }
+      ++scope_ops_[key];
+    }
+  }
+
+  bool isConstant(const std::string& value) const { return constants_.count(value) != 0; }
+
+  ir::Node* constantNode(const std::string& value) {
+    Constant& constant = constants_.at(value);
+    if (constant.get_attr) return constant.get_attr;
+    std::string path;
+    if (!constant.path_hint.empty()) {
+      auto atoms = splitDots(constant.path_hint);
+      for (auto& atom : atoms) atom = sanitizeAtom(atom);
+      if (std::isdigit(static_cast<unsigned char>(atoms[0][0]))) atoms[0].insert(0, "_");
+      path = joinDots(atoms, atoms.size());
+    } else {
+      path = "_tensor_constant" + std::to_string(tensor_constants_++);
+    }
+    std::string base = path;
+    for (int n = 1;; ++n) {
+      auto existing = gm_->findTensor(path);
+      if (existing == constant.tensor || (!existing && !gm_->findModule(path) && !ir::isReservedName(path))) break;
+      path = base + "_" + std::to_string(n);
+    }
+    gm_->setTensor(path, constant.tensor);
+    constant.get_attr = gm_->graph().getAttr(path);
+    constant.get_attr->meta.dtype = std::string(ir::dtypeName(constant.tensor->dtype));
+    std::vector<std::string> dims;
+    for (int64_t d : constant.tensor->dims) dims.push_back(std::to_string(d));
+    constant.get_attr->meta.shape = std::move(dims);
+    return constant.get_attr;
+  }
+
+  ir::Argument valueNode(const std::string& value) {
+    if (value.empty()) return ir::Argument();
+    auto it = values_.find(value);
+    if (it != values_.end()) return ir::Argument(it->second);
+    return ir::Argument(constantNode(value));
+  }
+
+  // Constant and Identity-of-constant produce no node: their outputs alias a constant tensor.
+  bool traceAlias(NodeProto& node) {
+    if (!isAliasCandidate(node) || node.output_size() != 1) return false;
+    if (node.op_type() == "Identity") {
+      if (node.input_size() != 1 || !isConstant(node.input(0))) return false;
+      Constant alias = constants_.at(node.input(0));
+      alias.path_hint = node.output(0);  // the exporter's name for the de-duplicated parameter
+      alias.get_attr = nullptr;
+      constants_[node.output(0)] = std::move(alias);
+      return true;
+    }
+    if (node.attribute_size() != 1) return false;
+    AttributeProto& attr = *node.mutable_attribute(0);
+    auto tensor = std::make_shared<ir::Tensor>();
+    auto scalar = [&](ir::DType dtype, const void* data, size_t size, std::vector<int64_t> dims) {
+      tensor->dtype = dtype;
+      tensor->dims = std::move(dims);
+      tensor->data.assign(static_cast<const char*>(data), size);
+    };
+    const std::string& name = attr.name();
+    if (name == "value" && attr.has_t()) {
+      auto taken = takeTensor(*attr.mutable_t(), model_.base_dir, "Constant '" + node.output(0) + "'");
+      if (!taken) throw TraceError{taken.error()};
+      tensor = taken.take();
+    } else if (name == "value_float") {
+      float v = attr.f();
+      scalar(ir::DType::kFloat32, &v, 4, {});
+    } else if (name == "value_int") {
+      int64_t v = attr.i();
+      scalar(ir::DType::kInt64, &v, 8, {});
+    } else if (name == "value_floats") {
+      scalar(ir::DType::kFloat32, attr.floats().data(), 4 * static_cast<size_t>(attr.floats_size()),
+             {attr.floats_size()});
+    } else if (name == "value_ints") {
+      scalar(ir::DType::kInt64, attr.ints().data(), 8 * static_cast<size_t>(attr.ints_size()),
+             {attr.ints_size()});
+    } else if (name == "value_string") {
+      tensor->dtype = ir::DType::kString;
+      tensor->strings = {attr.s()};
+    } else if (name == "value_strings") {
+      tensor->dtype = ir::DType::kString;
+      tensor->dims = {attr.strings_size()};
+      tensor->strings.assign(attr.strings().begin(), attr.strings().end());
+    } else {
+      return false;  // sparse_value: kept as a plain call
+    }
+    constants_[node.output(0)] = Constant{std::move(tensor), "", nullptr};
+    return true;
+  }
+
+  // The module path for an op in scope `elements`, merging each element with the path so far
+  // (each names a module relative to an ancestor) and folding repeated calls (relu_1 → relu).
+  std::string scopePath(const std::vector<std::string>& elements) {
+    std::vector<std::string> path;
+    for (const std::string& element : elements) {
+      auto atoms = splitDots(element);
+      for (auto& atom : atoms) atom = sanitizeAtom(atom);
+      size_t overlap = 0;
+      for (size_t k = std::min(path.size(), atoms.size() - 1); k > 0; --k) {
+        if (std::equal(path.end() - static_cast<std::ptrdiff_t>(k), path.end(), atoms.begin())) {
+          overlap = k;
+          break;
+        }
+      }
+      for (size_t a = overlap; a < atoms.size(); ++a) {
+        std::string atom = atoms[a];
+        size_t underscore = atom.rfind('_');
+        if (underscore != std::string::npos && underscore > 0 && underscore + 1 < atom.size() &&
+            atom.find_first_not_of("0123456789", underscore + 1) == std::string::npos) {
+          std::string prefix = joinDots(path, path.size());
+          std::string base = atom.substr(0, underscore);
+          std::string with_base = prefix.empty() ? base : prefix + "." + base;
+          std::string as_is = prefix.empty() ? atom : prefix + "." + atom;
+          if (gm_->findModule(with_base) && !gm_->findModule(as_is)) atom = base;
+        }
+        path.push_back(atom);
+      }
+    }
+    if (!path.empty() && std::isdigit(static_cast<unsigned char>(path[0][0]))) path[0].insert(0, "_");
+    return joinDots(path, path.size());
+  }
+
+  int spatialRank(const NodeProto& node) {
+    if (node.op_type() == "Conv" || node.op_type() == "ConvTranspose") {
+      if (node.input_size() > 1 && isConstant(node.input(1)))
+        return static_cast<int>(constants_.at(node.input(1)).tensor->dims.size()) - 2;
+    }
+    if (node.input_size() > 0) {
+      auto type = types_.find(node.input(0));
+      if (type != types_.end() && type->second->tensor_type().has_shape())
+        return type->second->tensor_type().shape().dim_size() - 2;
+      auto producer = values_.find(node.input(0));
+      if (producer != values_.end() && producer->second->op() == ir::Opcode::kCallModule) {
+        const std::string& t = gm_->findModule(producer->second->target())->type();
+        if (t.size() > 2 && t.compare(t.size() - 1, 1, "d") == 0 && std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
+          return t[t.size() - 2] - '0';
+      }
+    }
+    return -1;
+  }
+
+  // Which inputs an op binds as module tensors, or empty when it is not a weighted call.
+  std::vector<std::string> weightBindings(const NodeProto& node) {
+    const auto& slots = parameterSlots(node.op_type());
+    if (slots.empty() || !isDefaultDomain(node.domain())) return {};
+    std::vector<std::string> bindings(static_cast<size_t>(node.input_size()));
+    bool has_defining_weight = false;
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string& input = node.input(i);
+      size_t index = static_cast<size_t>(i);
+      if (input.empty()) continue;
+      std::string slot = index < slots.size() ? slots[index] : "";
+      if (slot.empty()) {
+        bindings[index] = "arg";
+        continue;
+      }
+      if (!isConstant(input)) return {};
+      bindings[index] = slot;
+      has_defining_weight = has_defining_weight || requiresConstant(node.op_type(), index);
+    }
+    if (!has_defining_weight) return {};
+    return bindings;
+  }
+
+  // Constant inputs of a weightless module op become its buffers, named by the op schema.
+  std::vector<std::string> bufferBindings(const NodeProto& node) {
+    std::vector<std::string> bindings(static_cast<size_t>(node.input_size()));
+    const ::onnx::OpSchema* schema =
+        ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
+    for (int i = 0; i < node.input_size(); ++i) {
+      size_t index = static_cast<size_t>(i);
+      if (node.input(i).empty()) continue;
+      if (i == 0 || !isConstant(node.input(i))) {
+        bindings[index] = "arg";
+        continue;
+      }
+      std::string name = "input" + std::to_string(i);
+      if (schema && index < schema->inputs().size() &&
+          schema->inputs()[index].GetOption() != ::onnx::OpSchema::Variadic)
+        name = ir::snakeCase(schema->inputs()[index].GetName());
+      bindings[index] = name;
+    }
+    return bindings;
+  }
+
+  bool sameTensors(const ir::Module& module, const NodeProto& node, const std::vector<std::string>& bindings) {
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      if (bindings[i].empty() || bindings[i] == "arg") continue;
+      if (module.tensor(bindings[i]) != constants_.at(node.input(static_cast<int>(i))).tensor) return false;
+    }
+    return true;
+  }
+
+  // A path for a module with no usable scope: from its weight's name ("fc.weight" → "fc"), else
+  // from the op ("conv", "conv_1", ...).
+  std::string pathWithoutScope(const NodeProto& node, const std::vector<std::string>& bindings) {
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      if (bindings[i].empty() || bindings[i] == "arg") continue;
+      const std::string& hint = constants_.at(node.input(static_cast<int>(i))).path_hint;
+      std::string suffix = "." + bindings[i];
+      if (hint.size() > suffix.size() && hint.compare(hint.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        auto atoms = splitDots(hint.substr(0, hint.size() - suffix.size()));
+        for (auto& atom : atoms) atom = sanitizeAtom(atom);
+        if (std::isdigit(static_cast<unsigned char>(atoms[0][0]))) atoms[0].insert(0, "_");
+        std::string path = joinDots(atoms, atoms.size());
+        if (!gm_->findModule(path)) return path;
+      }
+      break;
+    }
+    return module_names_.createName(ir::snakeCase(node.op_type()));
+  }
+
+  void traceNode(NodeProto& node) {
+    if (traceAlias(node)) return;
+    auto record_proto = std::make_shared<NodeProto>();
+    bool weighted = false;
+    std::vector<std::string> bindings = weightBindings(node);
+    weighted = !bindings.empty();
+
+    auto elements = scopeElements(node.name());
+    std::string scope_key;
+    for (const auto& e : elements) scope_key += "/" + e;
+    bool leaf_scope = !elements.empty() && !scope_has_children_.count(scope_key) &&
+                      scope_ops_[scope_key] == 1;
+    bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
+    bool module_call = !local_function && !hasSubgraphs(node) &&
+                       (weighted || (leaf_scope && isDefaultDomain(node.domain())));
+
+    std::vector<ir::Argument> args;
+    ir::Kwargs kwargs;
+    ir::Node* call = nullptr;
+    if (module_call) {
+      if (!weighted) bindings = bufferBindings(node);
+      std::string type = moduleType(node, spatialRank(node));
+      std::string path;
+      if (!elements.empty() && (leaf_scope || weighted)) path = scopePath(elements);
+      // A weight used directly in a container's forward (F.conv2d(x, self.weight)) gets a module
+      // of its own below the container.
+      if (!path.empty() && weighted && scope_has_children_.count(scope_key))
+        path += "." + ir::snakeCase(node.op_type());
+      if (path.empty()) path = pathWithoutScope(node, bindings);
+      // The same module called again, or a different module wanting the same path.
+      const ir::Module* existing = gm_->findModule(path);
+      bool repeat = existing && existing->type() == type && existing->children().empty() &&
+                    sameTensors(*existing, node, bindings);
+      if (existing && !repeat) {
+        std::string base = path;
+        for (int n = 1; gm_->findModule(path); ++n) path = base + "_" + std::to_string(n);
+      }
+      if (!repeat) {
+        ir::Module* module = gm_->addModule(path, type);
+        module->attributes() = attributeKwargs(node);
+        for (size_t i = 0; i < bindings.size(); ++i) {
+          if (bindings[i].empty() || bindings[i] == "arg") continue;
+          module->setTensor(bindings[i], constants_.at(node.input(static_cast<int>(i))).tensor);
+        }
+      }
+      for (size_t i = 0; i < bindings.size(); ++i) {
+        if (bindings[i] == "arg") args.push_back(valueNode(node.input(static_cast<int>(i))));
+      }
+      call = gm_->graph().callModule(path, std::move(args));
+    } else {
+      for (const auto& input : node.input()) {
+        args.push_back(valueNode(input));
+        bindings.push_back(input.empty() ? "" : "arg");
+      }
+      kwargs = attributeKwargs(node);
+      if (hasSubgraphs(node)) {
+        std::vector<ir::Argument> captured;
+        for (const auto& name : capturesOf(node)) captured.push_back(valueNode(name));
+        if (!captured.empty()) kwargs.emplace_back("captures", ir::Argument::tuple(std::move(captured)));
+      }
+      std::string target = local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
+      call = gm_->graph().callFunction(target, std::move(args), std::move(kwargs));
+    }
+
+    record_proto->Swap(&node);
+    NodeRecord record{record_proto, std::move(bindings), -1};
+    const auto& outputs = record_proto->output();
+    int declared = 0;
+    for (const auto& output : outputs) declared += output.empty() ? 0 : 1;
+    if (declared <= 1 && (outputs.empty() || !outputs[0].empty())) {
+      if (!outputs.empty()) {
+        values_[outputs[0]] = call;
+        fillMeta(call->meta, typeOf(outputs[0]));
+      }
+      call->meta.source = std::move(record);
+      return;
+    }
+    call->meta.source = record;
+    for (int i = 0; i < outputs.size(); ++i) {
+      const std::string& output = outputs[i];
+      if (output.empty() || !uses_.count(output)) continue;
+      ir::Node* item = gm_->graph().callFunction("operator.getitem", {ir::Argument(call), ir::Argument(int64_t{i})});
+      NodeRecord item_record{record_proto, {}, i};
+      item->meta.source = std::move(item_record);
+      fillMeta(item->meta, typeOf(output));
+      values_[output] = item;
+    }
+  }
+
+  const ::onnx::TypeProto* typeOf(const std::string& value) const {
+    auto it = types_.find(value);
+    return it == types_.end() ? nullptr : it->second;
+  }
+
+  LoadedModel model_;
+  TraceOptions options_;
+  std::unique_ptr<ir::GraphModule> gm_;
+  std::unordered_set<std::string> domains_;
+  std::unordered_set<std::string> functions_;
+  int default_opset_ = 1;
+  std::unordered_map<std::string, const ::onnx::TypeProto*> types_;
+  std::unordered_map<std::string, int> uses_;
+  std::unordered_map<std::string, int> scope_ops_;
+  std::unordered_set<std::string> scope_has_children_;
+  std::unordered_map<std::string, Constant> constants_;
+  std::unordered_map<std::string, ir::Node*> values_;
+  ir::NameSpace module_names_;
+  int tensor_constants_ = 0;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<ir::GraphModule>> trace(LoadedModel model, const TraceOptions& options) {
+  try {
+    return Tracer(std::move(model), options).run();
+  } catch (const TraceError& error) {
+    return Error{error.message};
+  }
+}
+
+}  // namespace fxc::onnx

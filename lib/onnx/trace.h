@@ -1,0 +1,39 @@
+// ONNX → FX graph IR ("trace"), keeping on every node what an export back to ONNX needs.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/expected.h"
+#include "ir/graph_module.h"
+#include "onnx/load.h"
+
+namespace fxc::onnx {
+
+struct TraceOptions {
+  bool inline_functions = false;  // trace through ONNX local functions instead of leaf calls
+  bool infer_shapes = false;      // run ONNX shape inference to fill shape/dtype meta
+};
+
+// Stored in Node::meta.source of every node made from an ONNX node.
+struct NodeRecord {
+  std::shared_ptr<::onnx::NodeProto> proto;  // op type, domain, attributes, value names
+  // Per ONNX input: "" absent, "arg" an FX argument (in order), else the module tensor it binds.
+  std::vector<std::string> inputs;
+  int output_index = -1;  // for operator.getitem nodes: which output of `proto`
+};
+
+// Stored in GraphModule::source: the model with its nodes and tensor bytes moved out.
+struct ModelRecord {
+  std::shared_ptr<::onnx::ModelProto> proto;
+};
+
+// Builds the GraphModule. Consumes `model` (tensor bytes are moved, not copied). Errors name the
+// node and value; the caller prefixes the file.
+Expected<std::unique_ptr<ir::GraphModule>> trace(LoadedModel model, const TraceOptions& options);
+
+// Replaces calls of the model's local functions by their bodies, recursively.
+Expected<bool> inlineFunctions(::onnx::ModelProto& model);
+
+}  // namespace fxc::onnx

@@ -1,0 +1,42 @@
+// What every fxc subcommand shares: resolving MODEL, loading + tracing it, reporting errors.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "ir/expected.h"
+#include "ir/graph_module.h"
+#include "onnx/trace.h"
+
+namespace fxc::tools {
+
+// Exit codes (DESIGN.md): 0 success, 1 the model or the work failed, 2 usage error.
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Thrown for usage errors found after flag parsing; main() prints it and exits 2.
+struct UsageError {
+  std::string message;
+};
+
+// MODEL as given, or "-" when it is omitted and stdin is a pipe; a usage error otherwise.
+std::string resolveModelPath(const std::string& model);
+// "<stdin>" for "-", else the path: the prefix of every error about the model.
+std::string modelLabel(const std::string& path);
+
+// Loads, traces and lints. Errors come back as "LABEL: message".
+Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& path,
+                                                           const onnx::TraceOptions& options);
+
+// Prints "fxc: error: MESSAGE" as one line on stderr.
+void printError(const std::string& message);
+
+// The subcommands; each registers its flags on `app` and returns the function that runs it.
+using Runner = std::function<int()>;
+Runner addTraceCommand(CLI::App& app);
+Runner addLintCommand(CLI::App& app);
+
+}  // namespace fxc::tools

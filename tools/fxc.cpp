@@ -1,0 +1,54 @@
+// fxc: the torch.fx workflow for ONNX models, as a command-line tool.
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "tools/common.h"
+
+int main(int argc, char** argv) {
+  using namespace fxc::tools;
+  CLI::App app{"fxc: trace ONNX models into an FX graph IR, transform, lint and emit them"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "fxc 0.1.0");
+  bool verbose = false, quiet = false;
+  app.add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");
+  app.add_flag("-q,--quiet", quiet, "only errors on stderr");
+  std::vector<Runner> runners = {addTraceCommand(app), addLintCommand(app)};
+  for (CLI::App* sub : app.get_subcommands({})) {
+    sub->add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");
+    sub->add_flag("-q,--quiet", quiet, "only errors on stderr");
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string message = e.what();
+    printError(message + " (see fxc --help)");
+    return kExitUsage;
+  }
+
+  auto logger = spdlog::stderr_logger_st("fxc");
+  logger->set_pattern("fxc: %v");
+  logger->set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+  spdlog::set_default_logger(logger);
+
+  try {
+    for (const Runner& run : runners) {
+      int code = run();
+      if (code >= 0) return code;
+    }
+  } catch (const UsageError& e) {
+    printError(e.message);
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    printError("out of memory");
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    printError(std::string("internal error: ") + e.what());
+    return kExitFailure;
+  }
+  return kExitUsage;
+}

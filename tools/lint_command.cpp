@@ -1,0 +1,46 @@
+// fxc lint MODEL... : trace each model and run the IR verifier; one line per model.
+#include <cstdio>
+
+#include "tools/common.h"
+
+namespace fxc::tools {
+namespace {
+
+struct LintFlags {
+  std::vector<std::string> models;
+  bool inline_functions = false;
+};
+
+int runLint(const LintFlags& flags) {
+  std::vector<std::string> models = flags.models;
+  if (models.empty()) models.push_back(resolveModelPath(""));
+  onnx::TraceOptions options;
+  options.inline_functions = flags.inline_functions;
+  int failures = 0;
+  for (const std::string& path : models) {
+    auto traced = loadGraphModule(path, options);
+    if (!traced) {
+      printError(traced.error());
+      ++failures;
+      continue;
+    }
+    std::printf("%s: ok (%zu nodes)\n", modelLabel(path).c_str(), traced.value()->graph().size());
+  }
+  if (models.size() > 1) {
+    std::fprintf(stderr, "fxc: %zu of %zu models passed lint\n", models.size() - static_cast<size_t>(failures),
+                 models.size());
+  }
+  return failures ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+Runner addLintCommand(CLI::App& app) {
+  auto flags = std::make_shared<LintFlags>();
+  CLI::App* cmd = app.add_subcommand("lint", "Trace models and check the graph invariants");
+  cmd->add_option("models", flags->models, "ONNX files (default: stdin when piped)");
+  cmd->add_flag("--inline-functions", flags->inline_functions, "trace through ONNX local functions");
+  return [cmd, flags]() { return cmd->parsed() ? runLint(*flags) : -1; };
+}
+
+}  // namespace fxc::tools

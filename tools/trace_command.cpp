@@ -1,0 +1,66 @@
+// fxc trace [MODEL] [--print-tabular] [--code] [--graph] [--format text|json] [--shapes]
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/printers.h"
+#include "tools/common.h"
+
+namespace fxc::tools {
+namespace {
+
+struct TraceFlags {
+  std::string model;
+  bool tabular = false;
+  bool code = false;
+  bool graph = false;
+  bool shapes = false;
+  bool inline_functions = false;
+  std::string format = "text";
+};
+
+int runTrace(const TraceFlags& flags) {
+  std::string path = resolveModelPath(flags.model);
+  onnx::TraceOptions options;
+  options.inline_functions = flags.inline_functions;
+  options.infer_shapes = flags.shapes;
+  auto traced = loadGraphModule(path, options);
+  if (!traced) {
+    printError(traced.error());
+    return kExitFailure;
+  }
+  const ir::GraphModule& gm = *traced.value();
+  if (flags.format == "json") {
+    nlohmann::json out = ir::toJson(gm);
+    out["tabular"] = ir::printTabular(gm.graph(), flags.shapes);
+    out["graph"] = ir::formatGraph(gm.graph());
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  bool any = flags.tabular || flags.code || flags.graph;
+  std::string text;
+  if (flags.tabular || !any) text += ir::printTabular(gm.graph(), flags.shapes);
+  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(gm.graph());
+  if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(gm.graph());
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner addTraceCommand(CLI::App& app) {
+  auto flags = std::make_shared<TraceFlags>();
+  CLI::App* cmd = app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
+  cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
+  cmd->add_flag("--print-tabular", flags->tabular, "torch.fx's print_tabular view (the default)");
+  cmd->add_flag("--code", flags->code, "the graph as torch.fx's generated Python code");
+  cmd->add_flag("--graph", flags->graph, "torch.fx's str(graph) view");
+  cmd->add_flag("--shapes", flags->shapes, "add shape and dtype columns (ONNX shape inference)");
+  cmd->add_flag("--inline-functions", flags->inline_functions,
+                "trace through ONNX local functions instead of keeping them as leaf calls");
+  cmd->add_option("--format", flags->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return [cmd, flags]() { return cmd->parsed() ? runTrace(*flags) : -1; };
+}
+
+}  // namespace fxc::tools
