@@ -205,11 +205,19 @@ void Graph::moveBefore(Node* node, Node* anchor) {
   link(node, anchor);
 }
 
+bool isImpure(const Node& node) {
+  // torch.fx's _side_effectful_functions, plus the ONNX ops whose value is their effect.
+  static const std::unordered_set<std::string_view> side_effects = {
+      "torch._assert", "torch._ops.profiler._record_function_enter",
+      "torch._ops.profiler._record_function_exit", "builtins.print", "operator.setitem"};
+  if (node.op() == Opcode::kPlaceholder || node.op() == Opcode::kOutput) return true;
+  return node.op() == Opcode::kCallFunction && side_effects.count(node.target()) != 0;
+}
+
 bool Graph::eliminateDeadCode(const std::function<bool(const Node&)>& is_impure) {
   bool changed = false;
   forEachReverse([&](Node* node) {
-    if (node->op_ == Opcode::kPlaceholder || node->op_ == Opcode::kOutput) return;
-    if (!node->users_.empty() || (is_impure && is_impure(*node))) return;
+    if (!node->users_.empty() || isImpure(*node) || (is_impure && is_impure(*node))) return;
     eraseNode(node);
     changed = true;
   });

@@ -87,7 +87,7 @@ class Graph {
   void moveBefore(Node* node, Node* anchor);
   // Given: any graph. Does: removes nodes without users whose op is pure, last to first, so
   // chains of dead nodes go in one call. Then: returns whether anything was removed.
-  // Purity: placeholder and output are impure, as is any call whose target `is_impure` accepts.
+  // Purity: the table in isImpure(), plus whatever `is_impure` adds.
   bool eliminateDeadCode(const std::function<bool(const Node&)>& is_impure = nullptr);
   // Given: another graph. Does: appends copies of its nodes (names kept where free, meta copied).
   // Then: returns the old→new node map.
@@ -106,6 +106,10 @@ class Graph {
   size_t size_ = 0;
   NameSpace names_;
 };
+
+// The explicit purity table: placeholders, outputs and calls with side effects (torch._assert,
+// print, setitem, ...) are never removed as dead.
+bool isImpure(const Node& node);
 
 // torch.fx's str(graph).
 std::string formatGraph(const Graph& graph);
