@@ -1,4 +1,6 @@
 // fxc lint MODEL... : trace each model and run the IR verifier; one line per model.
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 
 #include "tools/common.h"
@@ -27,7 +29,7 @@ int runLint(const LintFlags& flags) {
     std::printf("%s: ok (%zu nodes)\n", modelLabel(path).c_str(), traced.value()->graph().size());
   }
   if (models.size() > 1) {
-    std::fprintf(stderr, "fxc: %zu of %zu models passed lint\n", models.size() - static_cast<size_t>(failures),
+    spdlog::info("{} of {} models passed lint", models.size() - static_cast<size_t>(failures),
                  models.size());
   }
   return failures ? kExitFailure : kExitOk;

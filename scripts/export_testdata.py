@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+"""Writes fxc's test models (testdata/models) and torch.fx's own views of them (testdata/reference).
+
+Needs Debian's python3-torch, python3-torchvision and python3-onnx; CI does not run it, it uses the
+committed outputs. Weights are random (seeded); BatchNorm statistics are made non-trivial so that
+torch.onnx does not de-duplicate them.
+
+  scripts/export_testdata.py                 # the small committed models
+  scripts/export_testdata.py --big DIR       # full-size resnet18/resnet50 for benchmarks
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = os.path.join(ROOT, "testdata", "models")
+REFERENCE = os.path.join(ROOT, "testdata", "reference")
+
+
+def randomize_batchnorm(model, torch):
+    gen = torch.Generator().manual_seed(0)
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            m.running_mean.copy_(torch.randn(m.running_mean.shape, generator=gen) * 0.1)
+            m.running_var.copy_(torch.rand(m.running_var.shape, generator=gen) + 0.5)
+            m.weight.data.copy_(torch.rand(m.weight.shape, generator=gen) + 0.5)
+            m.bias.data.copy_(torch.randn(m.bias.shape, generator=gen) * 0.1)
+
+
+def narrow(model, torch, factor):
+    """Divides every conv/bn/linear width by `factor`, keeping module names and structure."""
+    def shrink(c, minimum=1):
+        return c if c <= 3 else max(minimum, c // factor)
+
+    for name, module in list(model.named_modules()):
+        for child_name, child in list(module.named_children()):
+            new = None
+            if isinstance(child, torch.nn.Conv2d):
+                groups = child.groups
+                cin, cout = shrink(child.in_channels), shrink(child.out_channels)
+                if groups > 1:
+                    groups = cin if groups == child.in_channels else max(1, groups // factor)
+                    cout = cin if child.out_channels == child.in_channels else cout
+                new = torch.nn.Conv2d(cin, cout, child.kernel_size, child.stride, child.padding,
+                                      child.dilation, groups, child.bias is not None)
+            elif isinstance(child, torch.nn.BatchNorm2d):
+                new = torch.nn.BatchNorm2d(shrink(child.num_features))
+            elif isinstance(child, torch.nn.Linear):
+                new = torch.nn.Linear(shrink(child.in_features), shrink(child.out_features),
+                                      child.bias is not None)
+            if new is not None:
+                setattr(module, child_name, new)
+    return model
+
+
+def export(torch, model, path, example, input_names=("input",), output_names=("output",)):
+    torch.onnx.export(model, example, path, opset_version=13,
+                      training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False,
+                      input_names=list(input_names), output_names=list(output_names))
+    onnx.checker.check_model(onnx.load(path))
+
+
+def torchfx_views(torch, model, stem):
+    """torch.fx's print_tabular and code for `model`, the reference fxc is compared against."""
+    import contextlib
+    import io
+    from torch.fx import symbolic_trace
+    gm = symbolic_trace(model)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        gm.graph.print_tabular()
+    with open(os.path.join(REFERENCE, stem + ".torchfx.tabular.txt"), "w") as f:
+        f.write(buf.getvalue())
+    with open(os.path.join(REFERENCE, stem + ".torchfx.code.py"), "w") as f:
+        f.write(gm.code)
+
+
+def torch_models(torch, torchvision):
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 64, 64)
+    cnns = {
+        "resnet18_narrow": (torchvision.models.resnet18(), 16),
+        "mobilenet_v2_narrow": (torchvision.models.mobilenet_v2(), 8),
+        "mobilenet_v3_small_narrow": (torchvision.models.mobilenet_v3_small(), 8),
+        "squeezenet1_1_narrow": (torchvision.models.squeezenet1_1(), 8),
+    }
+    for stem, (model, factor) in cnns.items():
+        model = narrow(model, torch, factor).eval()
+        randomize_batchnorm(model, torch)
+        torchfx_views(torch, model, stem)
+        with torch.no_grad():
+            export(torch, model, os.path.join(MODELS, stem + ".onnx"), x)
+
+    # The seed document's examples.
+    class MyModule(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(4, 5)
+
+        def forward(self, x):
+            return torch.topk(torch.sum(self.linear(x + self.linear.weight).relu(), dim=-1), 3)
+
+    class SeedTopk(torch.nn.Module):  # the seed's MyModule: linear → topk → relu → + ones
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(64, 64)
+
+        def forward(self, x):
+            x = self.linear(x)
+            x = torch.topk(x, 10).values
+            x = torch.relu(x)
+            x = x + torch.ones(5, 1)
+            return x
+
+    class ThreeAdds(torch.nn.Module):  # the seed's add→mul example
+        def forward(self, x, y):
+            return x + y, torch.add(x, y), x.add(y)
+
+    seed = SeedTopk().eval()
+    torchfx_views(torch, seed, "seed_topk")
+    export(torch, seed, os.path.join(MODELS, "seed_topk.onnx"), torch.randn(1, 64), ("x",))
+    adds = ThreeAdds().eval()
+    torchfx_views(torch, adds, "seed_three_adds")
+    export(torch, adds, os.path.join(MODELS, "seed_three_adds.onnx"),
+           (torch.randn(2, 3), torch.randn(2, 3)), ("x", "y"), ("out0", "out1", "out2"))
+
+
+def f32(name, shape, seed):
+    rng = np.random.default_rng(seed)
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def save(model, stem, **kwargs):
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(MODELS, stem + ".onnx"), **kwargs)
+
+
+def hand_made_models():
+    """Graphs torch.onnx does not write: functions, subgraphs, external data, aliases."""
+    T = TensorProto.FLOAT
+    opset = [helper.make_opsetid("", 15)]
+
+    # A local function (the analog of fx.wrap): Swish(x) = x * sigmoid(x) * alpha, called twice.
+    swish = helper.make_function(
+        "custom", "Swish", ["X"], ["Y"],
+        [helper.make_node("Sigmoid", ["X"], ["s"], name="sig"),
+         helper.make_node("Mul", ["X", "s"], ["Y"], name="mul")],
+        [helper.make_opsetid("", 15)])
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "conv.weight"], ["c"], name="/conv/Conv", pads=[1, 1, 1, 1]),
+         helper.make_node("Swish", ["c"], ["s1"], name="/act/Swish", domain="custom"),
+         helper.make_node("Swish", ["s1"], ["s2"], name="/act_1/Swish", domain="custom"),
+         helper.make_node("Add", ["s2", "c"], ["y"], name="/Add")],
+        "functions",
+        [helper.make_tensor_value_info("x", T, [1, 2, 8, 8])],
+        [helper.make_tensor_value_info("y", T, [1, 4, 8, 8])],
+        [f32("conv.weight", [4, 2, 3, 3], 1)])
+    save(helper.make_model(graph, opset_imports=opset + [helper.make_opsetid("custom", 1)],
+                           functions=[swish]), "functions")
+
+    # If with branches that read an outer value; Loop with a body.
+    then_g = helper.make_graph(
+        [helper.make_node("Relu", ["a"], ["t"], name="then_relu")], "then", [],
+        [helper.make_tensor_value_info("t", T, [2, 3])])
+    else_g = helper.make_graph(
+        [helper.make_node("Neg", ["b"], ["e"], name="else_neg")], "else", [],
+        [helper.make_tensor_value_info("e", T, [2, 3])])
+    body = helper.make_graph(
+        [helper.make_node("Add", ["acc_in", "a"], ["acc_out"], name="body_add"),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"], name="body_cond")],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_in", T, [2, 3])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_out", T, [2, 3])])
+    graph = helper.make_graph(
+        [helper.make_node("Sigmoid", ["x"], ["a"], name="sig"),
+         helper.make_node("Tanh", ["x"], ["b"], name="tanh"),
+         helper.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+         helper.make_node("Greater", ["s", "zero"], ["c"], name="positive"),
+         helper.make_node("If", ["c"], ["r"], name="branch", then_branch=then_g, else_branch=else_g),
+         helper.make_node("Loop", ["trips", "", "r"], ["l"], name="loop", body=body)],
+        "subgraphs",
+        [helper.make_tensor_value_info("x", T, [2, 3])],
+        [helper.make_tensor_value_info("l", T, [2, 3])],
+        [numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+         numpy_helper.from_array(np.array(3, np.int64), "trips")])
+    save(helper.make_model(graph, opset_imports=opset), "subgraphs")
+
+    # Multi-output ops: Split into three, TopK with values and indices both used.
+    graph = helper.make_graph(
+        [helper.make_node("Split", ["x"], ["p0", "p1", "p2"], name="split", axis=1),
+         helper.make_node("Add", ["p0", "p2"], ["q"], name="add"),
+         helper.make_node("TopK", ["q", "k"], ["values", "indices"], name="topk"),
+         helper.make_node("Cast", ["indices"], ["fi"], name="cast", to=TensorProto.FLOAT),
+         helper.make_node("Mul", ["values", "fi"], ["y"], name="mul")],
+        "multi_output",
+        [helper.make_tensor_value_info("x", T, [2, 6])],
+        [helper.make_tensor_value_info("y", T, [2, 1]), helper.make_tensor_value_info("p1", T, [2, 2])],
+        [numpy_helper.from_array(np.array([1], np.int64), "k")])
+    save(helper.make_model(graph, opset_imports=opset), "multi_output")
+
+    # Shared parameters the way torch.onnx de-duplicates them: Identity of an initializer.
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["a.weight"], ["b.weight"], name="Identity_0"),
+         helper.make_node("Conv", ["x", "a.weight"], ["ya"], name="/a/Conv"),
+         helper.make_node("Conv", ["ya", "b.weight"], ["y"], name="/b/Conv")],
+        "identity_alias",
+        [helper.make_tensor_value_info("x", T, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", T, [1, 3, 4, 4])],
+        [f32("a.weight", [3, 3, 3, 3], 2)])
+    save(helper.make_model(graph, opset_imports=opset), "identity_alias")
+
+    # No scope names (as from other exporters): modules are named after their ops.
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["input.1", "w0", "b0"], ["c0"], name="Conv_0", pads=[1, 1, 1, 1]),
+         helper.make_node("BatchNormalization", ["c0", "g", "beta", "mean", "var"], ["n0"],
+                          name="BatchNormalization_1", epsilon=1e-5),
+         helper.make_node("Relu", ["n0"], ["r0"], name="Relu_2"),
+         helper.make_node("Conv", ["r0", "w1"], ["c1"], name="Conv_3"),
+         helper.make_node("GlobalAveragePool", ["c1"], ["p"], name="GlobalAveragePool_4"),
+         helper.make_node("Flatten", ["p"], ["f"], name="Flatten_5"),
+         helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["out"], name="Gemm_6", transB=1)],
+        "unscoped",
+        [helper.make_tensor_value_info("input.1", T, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("out", T, [1, 5])],
+        [f32("w0", [4, 3, 3, 3], 3), f32("b0", [4], 4), f32("g", [4], 5), f32("beta", [4], 6),
+         f32("mean", [4], 7), numpy_helper.from_array(np.full([4], 1.5, np.float32), "var"),
+         f32("w1", [6, 4, 1, 1], 8), f32("fc_w", [5, 6], 9), f32("fc_b", [5], 10)])
+    save(helper.make_model(graph, opset_imports=opset), "unscoped")
+
+    # Weights in an external data file next to the model.
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("MatMul", ["x", "proj.weight"], ["y"], name="/proj/MatMul")],
+        "external_data",
+        [helper.make_tensor_value_info("x", T, [2, 64])],
+        [helper.make_tensor_value_info("y", T, [2, 32])],
+        [f32("proj.weight", [64, 32], 11)]), opset_imports=opset)
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(MODELS, "external_data.onnx"), save_as_external_data=True,
+              all_tensors_to_one_file=True, location="external_data.bin", size_threshold=0)
+
+
+def bad_models():
+    """Structurally broken models: each must give one clear error line and exit 1."""
+    T = TensorProto.FLOAT
+    opset = [helper.make_opsetid("", 15)]
+    bad = os.path.join(MODELS, "bad")
+    os.makedirs(bad, exist_ok=True)
+    x = [helper.make_tensor_value_info("x", T, [2])]
+    y = [helper.make_tensor_value_info("y", T, [2])]
+
+    def write(stem, nodes, initializers=(), inputs=x, extra_opsets=()):
+        graph = helper.make_graph(nodes, stem, inputs, y, list(initializers))
+        model = helper.make_model(graph, opset_imports=opset + list(extra_opsets))
+        with open(os.path.join(bad, stem + ".onnx"), "wb") as f:
+            f.write(model.SerializeToString())  # unchecked on purpose
+
+    write("cycle", [helper.make_node("Add", ["x", "b"], ["a"], name="first"),
+                    helper.make_node("Relu", ["a"], ["b"], name="second"),
+                    helper.make_node("Neg", ["a"], ["y"], name="third")])
+    write("undefined_input", [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")])
+    write("duplicate_value", [helper.make_node("Relu", ["x"], ["y"], name="one"),
+                              helper.make_node("Neg", ["x"], ["y"], name="two")])
+    write("unknown_domain", [helper.make_node("Frobnicate", ["x"], ["y"], name="frob", domain="com.example")])
+    write("not_an_output", [helper.make_node("Relu", ["x"], ["z"], name="relu")])
+    tensor = f32("w", [2], 12)
+    tensor.ClearField("float_data")
+    tensor.data_location = TensorProto.EXTERNAL
+    entry = tensor.external_data.add()
+    entry.key, entry.value = "location", "missing_weights.bin"
+    with open(os.path.join(MODELS, "resnet18_narrow.onnx"), "rb") as f:
+        truncated = f.read(4000)
+    with open(os.path.join(bad, "truncated.onnx"), "wb") as f:
+        f.write(truncated)
+    write("missing_external", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor])
+
+
+def big_models(directory):
+    import torch
+    import torchvision
+    os.makedirs(directory, exist_ok=True)
+    x = torch.randn(1, 3, 224, 224)
+    for name in ("resnet18", "resnet50"):
+        model = getattr(torchvision.models, name)().eval()
+        randomize_batchnorm(model, torch)
+        with torch.no_grad():
+            export(torch, model, os.path.join(directory, name + ".onnx"), x)
+        torchfx_views(torch, model, name) if directory == REFERENCE else None
+        print(os.path.join(directory, name + ".onnx"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--big", metavar="DIR", help="write full-size resnet18/resnet50 to DIR")
+    args = parser.parse_args()
+    if args.big:
+        big_models(args.big)
+        return
+    os.makedirs(MODELS, exist_ok=True)
+    os.makedirs(REFERENCE, exist_ok=True)
+    import torch
+    import torchvision
+    torch_models(torch, torchvision)
+    hand_made_models()
+    bad_models()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

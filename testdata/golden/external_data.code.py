@@ -1,0 +1,3 @@
+def forward(self, x):
+    proj = self.proj(x);  x = None
+    return proj
