@@ -31,7 +31,10 @@ Expected<bool> inlineFunctions(::onnx::ModelProto& model) {
       if (error.empty()) error = "function '" + function.name() + "' calls itself recursively";
       return;
     }
+    // Body values and nodes are renamed under the call's name; without the leading '/', so that
+    // the body is traced through as plain calls rather than read as an exporter's module scope.
     std::string prefix = (node.name().empty() ? function.name() + "_" + std::to_string(calls) : node.name()) + "/";
+    while (!prefix.empty() && prefix[0] == '/') prefix.erase(0, 1);
     ++calls;
     std::unordered_map<std::string, std::string> rename;
     for (int i = 0; i < function.input_size(); ++i)

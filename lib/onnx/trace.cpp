@@ -4,6 +4,7 @@
 #include "onnx/trace.h"
 
 #include <charconv>
+#include <optional>
 #include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
@@ -213,7 +214,21 @@ class Tracer {
       fillMeta(node->meta, &input.type());
       values_[input.name()] = node;
     }
-    for (int index : order) traceNode(*graph.mutable_node(index));
+    // Constants first: they make no node, and a module group may read one defined mid-region.
+    std::unordered_set<int> aliases;
+    for (int index : order) {
+      if (traceAlias(*graph.mutable_node(index))) aliases.insert(index);
+    }
+    findGroups(graph, order);
+    for (int index : order) {
+      if (aliases.count(index)) continue;
+      auto group = group_of_.find(index);
+      if (group == group_of_.end()) {
+        traceNode(*graph.mutable_node(index));
+      } else if (groups_[group->second].members.front() == index) {
+        traceGroup(graph, groups_[group->second]);
+      }
+    }
 
     std::vector<ir::Argument> results;
     for (const auto& output : graph.output()) results.emplace_back(valueNode(output.name()));
@@ -517,11 +532,20 @@ class Tracer {
     return -1;
   }
 
-  // Which inputs an op binds as module tensors, or empty when it is not a weighted call.
-  std::vector<std::string> weightBindings(const NodeProto& node) {
+  // A module call about to be emitted: tensors are (local name, ONNX value), args ONNX values.
+  struct ModuleCall {
+    std::string path;
+    std::string type;
+    ir::Kwargs attributes;
+    std::vector<std::pair<std::string, std::string>> tensors;
+    std::vector<std::string> args;
+  };
+
+  // Which inputs an op binds as module tensors, or nothing when it is not a weighted call.
+  std::optional<ModuleCall> weightedCall(const NodeProto& node) {
     const auto& slots = parameterSlots(node.op_type());
-    if (slots.empty() || !isDefaultDomain(node.domain())) return {};
-    std::vector<std::string> bindings(static_cast<size_t>(node.input_size()));
+    if (slots.empty() || !isDefaultDomain(node.domain())) return std::nullopt;
+    ModuleCall call;
     bool has_defining_weight = false;
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string& input = node.input(i);
@@ -529,53 +553,47 @@ class Tracer {
       if (input.empty()) continue;
       std::string slot = index < slots.size() ? slots[index] : "";
       if (slot.empty()) {
-        bindings[index] = "arg";
+        call.args.push_back(input);
         continue;
       }
-      if (!isConstant(input)) return {};
-      bindings[index] = slot;
+      if (!isConstant(input)) return std::nullopt;
+      call.tensors.emplace_back(slot, input);
       has_defining_weight = has_defining_weight || requiresConstant(node.op_type(), index);
     }
-    if (!has_defining_weight) return {};
-    return bindings;
+    if (!has_defining_weight) return std::nullopt;
+    return call;
   }
 
-  // Constant inputs of a weightless module op become its buffers, named by the op schema.
-  std::vector<std::string> bufferBindings(const NodeProto& node) {
-    std::vector<std::string> bindings(static_cast<size_t>(node.input_size()));
+  // A weightless op that is a module of its own: constant inputs become buffers, named by the
+  // op schema (Clip's min/max, Resize's scales, ...).
+  ModuleCall bufferedCall(const NodeProto& node) {
+    ModuleCall call;
     const ::onnx::OpSchema* schema =
         ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
     for (int i = 0; i < node.input_size(); ++i) {
       size_t index = static_cast<size_t>(i);
-      if (node.input(i).empty()) continue;
-      if (i == 0 || !isConstant(node.input(i))) {
-        bindings[index] = "arg";
+      const std::string& input = node.input(i);
+      if (input.empty()) continue;
+      if (i == 0 || !isConstant(input)) {
+        call.args.push_back(input);
         continue;
       }
       std::string name = "input" + std::to_string(i);
       if (schema && index < schema->inputs().size() &&
           schema->inputs()[index].GetOption() != ::onnx::OpSchema::Variadic)
         name = ir::snakeCase(schema->inputs()[index].GetName());
-      bindings[index] = name;
+      call.tensors.emplace_back(name, input);
     }
-    return bindings;
-  }
-
-  bool sameTensors(const ir::Module& module, const NodeProto& node, const std::vector<std::string>& bindings) {
-    for (size_t i = 0; i < bindings.size(); ++i) {
-      if (bindings[i].empty() || bindings[i] == "arg") continue;
-      if (module.tensor(bindings[i]) != constants_.at(node.input(static_cast<int>(i))).tensor) return false;
-    }
-    return true;
+    return call;
   }
 
   // A path for a module with no usable scope: from its weight's name ("fc.weight" → "fc"), else
   // from the op ("conv", "conv_1", ...).
-  std::string pathWithoutScope(const NodeProto& node, const std::vector<std::string>& bindings) {
-    for (size_t i = 0; i < bindings.size(); ++i) {
-      if (bindings[i].empty() || bindings[i] == "arg") continue;
-      const std::string& hint = constants_.at(node.input(static_cast<int>(i))).path_hint;
-      std::string suffix = "." + bindings[i];
+  std::string pathWithoutScope(const NodeProto& node, const ModuleCall& call) {
+    if (!call.tensors.empty()) {
+      const auto& [local, value] = call.tensors.front();
+      const std::string& hint = constants_.at(value).path_hint;
+      std::string suffix = "." + local;
       if (hint.size() > suffix.size() && hint.compare(hint.size() - suffix.size(), suffix.size(), suffix) == 0) {
         auto atoms = splitDots(hint.substr(0, hint.size() - suffix.size()));
         for (auto& atom : atoms) atom = sanitizeAtom(atom);
@@ -583,78 +601,90 @@ class Tracer {
         std::string path = joinDots(atoms, atoms.size());
         if (!gm_->findModule(path)) return path;
       }
-      break;
     }
     return module_names_.createName(ir::snakeCase(node.op_type()));
   }
 
-  void traceNode(NodeProto& node) {
-    if (traceAlias(node)) return;
-    auto record_proto = std::make_shared<NodeProto>();
-    bool weighted = false;
-    std::vector<std::string> bindings = weightBindings(node);
-    weighted = !bindings.empty();
+  // Emits the call_module, creating the module unless this is the same module called again
+  // (same path and type, same tensors), and renaming it when another module holds the path.
+  ir::Node* emitModuleCall(ModuleCall call, NodeRecord& record) {
+    const ir::Module* existing = gm_->findModule(call.path);
+    bool repeat = existing && existing->type() == call.type && existing->children().empty();
+    for (const auto& [local, value] : call.tensors) {
+      repeat = repeat && existing->tensor(local) == constants_.at(value).tensor;
+    }
+    if (existing && !repeat) {
+      std::string base = call.path;
+      for (int n = 1; gm_->findModule(call.path); ++n) call.path = base + "_" + std::to_string(n);
+    }
+    if (!repeat) {
+      ir::Module* module = gm_->addModule(call.path, call.type);
+      module->attributes() = std::move(call.attributes);
+      for (const auto& [local, value] : call.tensors) module->setTensor(local, constants_.at(value).tensor);
+    }
+    std::vector<ir::Argument> args;
+    for (const auto& value : call.args) {
+      args.push_back(valueNode(value));
+      record.inputs.emplace_back(value, "arg");
+    }
+    for (const auto& [local, value] : call.tensors) record.inputs.emplace_back(value, local);
+    return gm_->graph().callModule(call.path, std::move(args));
+  }
 
+  void traceNode(NodeProto& node) {
+    NodeRecord record;
     auto elements = scopeElements(node.name());
     std::string scope_key;
     for (const auto& e : elements) scope_key += "/" + e;
     bool leaf_scope = !elements.empty() && !scope_has_children_.count(scope_key) &&
                       scope_ops_[scope_key] == 1;
     bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
-    bool module_call = !local_function && !hasSubgraphs(node) &&
-                       (weighted || (leaf_scope && isDefaultDomain(node.domain())));
+    std::optional<ModuleCall> module_call;
+    if (!local_function && !hasSubgraphs(node)) {
+      module_call = weightedCall(node);
+      if (!module_call && leaf_scope && isDefaultDomain(node.domain())) module_call = bufferedCall(node);
+    }
 
-    std::vector<ir::Argument> args;
-    ir::Kwargs kwargs;
     ir::Node* call = nullptr;
     if (module_call) {
-      if (!weighted) bindings = bufferBindings(node);
-      std::string type = moduleType(node, spatialRank(node));
-      std::string path;
-      if (!elements.empty() && (leaf_scope || weighted)) path = scopePath(elements);
+      bool weighted = !parameterSlots(node.op_type()).empty() && !module_call->tensors.empty();
+      module_call->type = moduleType(node, spatialRank(node));
+      module_call->attributes = attributeKwargs(node);
+      if (!elements.empty() && (leaf_scope || weighted)) module_call->path = scopePath(elements);
       // A weight used directly in a container's forward (F.conv2d(x, self.weight)) gets a module
       // of its own below the container.
-      if (!path.empty() && weighted && scope_has_children_.count(scope_key))
-        path += "." + ir::snakeCase(node.op_type());
-      if (path.empty()) path = pathWithoutScope(node, bindings);
-      // The same module called again, or a different module wanting the same path.
-      const ir::Module* existing = gm_->findModule(path);
-      bool repeat = existing && existing->type() == type && existing->children().empty() &&
-                    sameTensors(*existing, node, bindings);
-      if (existing && !repeat) {
-        std::string base = path;
-        for (int n = 1; gm_->findModule(path); ++n) path = base + "_" + std::to_string(n);
-      }
-      if (!repeat) {
-        ir::Module* module = gm_->addModule(path, type);
-        module->attributes() = attributeKwargs(node);
-        for (size_t i = 0; i < bindings.size(); ++i) {
-          if (bindings[i].empty() || bindings[i] == "arg") continue;
-          module->setTensor(bindings[i], constants_.at(node.input(static_cast<int>(i))).tensor);
-        }
-      }
-      for (size_t i = 0; i < bindings.size(); ++i) {
-        if (bindings[i] == "arg") args.push_back(valueNode(node.input(static_cast<int>(i))));
-      }
-      call = gm_->graph().callModule(path, std::move(args));
+      if (!module_call->path.empty() && weighted && scope_has_children_.count(scope_key))
+        module_call->path += "." + ir::snakeCase(node.op_type());
+      if (module_call->path.empty()) module_call->path = pathWithoutScope(node, *module_call);
+      call = emitModuleCall(std::move(*module_call), record);
     } else {
+      std::vector<ir::Argument> args;
       for (const auto& input : node.input()) {
         args.push_back(valueNode(input));
-        bindings.push_back(input.empty() ? "" : "arg");
+        if (!input.empty()) record.inputs.emplace_back(input, "arg");
       }
-      kwargs = attributeKwargs(node);
+      ir::Kwargs kwargs = attributeKwargs(node);
       if (hasSubgraphs(node)) {
         std::vector<ir::Argument> captured;
-        for (const auto& name : capturesOf(node)) captured.push_back(valueNode(name));
+        for (const auto& name : capturesOf(node)) {
+          captured.push_back(valueNode(name));
+          record.inputs.emplace_back(name, "arg");
+        }
         if (!captured.empty()) kwargs.emplace_back("captures", ir::Argument::tuple(std::move(captured)));
       }
       std::string target = local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
       call = gm_->graph().callFunction(target, std::move(args), std::move(kwargs));
     }
+    auto proto = std::make_shared<NodeProto>();
+    proto->Swap(&node);
+    record.protos.push_back(proto);
+    bindOutputs(call, *proto, std::move(record));
+  }
 
-    record_proto->Swap(&node);
-    NodeRecord record{record_proto, std::move(bindings), -1};
-    const auto& outputs = record_proto->output();
+  // Single-output ops are their value; multi-output ops are followed by one getitem per output
+  // that is used.
+  void bindOutputs(ir::Node* call, const NodeProto& proto, NodeRecord record) {
+    const auto& outputs = proto.output();
     int declared = 0;
     for (const auto& output : outputs) declared += output.empty() ? 0 : 1;
     if (declared <= 1 && (outputs.empty() || !outputs[0].empty())) {
@@ -665,16 +695,166 @@ class Tracer {
       call->meta.source = std::move(record);
       return;
     }
-    call->meta.source = record;
+    auto protos = record.protos;
+    call->meta.source = std::move(record);
     for (int i = 0; i < outputs.size(); ++i) {
       const std::string& output = outputs[i];
       if (output.empty() || !uses_.count(output)) continue;
       ir::Node* item = gm_->graph().callFunction("operator.getitem", {ir::Argument(call), ir::Argument(int64_t{i})});
-      NodeRecord item_record{record_proto, {}, i};
-      item->meta.source = std::move(item_record);
+      item->meta.source = NodeRecord{protos, {}, i};
       fillMeta(item->meta, typeOf(output));
       values_[output] = item;
     }
+  }
+
+  // ---- Module groups --------------------------------------------------------------------------
+  // torch.nn modules that the exporter decomposes (Hardswish → HardSigmoid·Mul at opset 13,
+  // SiLU, GELU, a Linear on 3-D input → MatMul+Add) appear as several ops in one leaf scope.
+  // torch.fx shows them as one call_module; so does fxc, when the ops form a closed region: one
+  // output used outside, inputs all defined before the region starts.
+  struct Group {
+    std::vector<int> members;  // in topological order
+    std::string scope_key;
+  };
+
+  void findGroups(const ::onnx::GraphProto& graph, const std::vector<int>& order) {
+    std::unordered_set<std::string> constant_values;
+    for (const auto& init : graph.initializer()) constant_values.insert(init.name());
+    std::unordered_map<std::string, std::vector<int>> by_scope;
+    std::unordered_map<int, size_t> position;
+    for (size_t p = 0; p < order.size(); ++p) {
+      int i = order[p];
+      position[i] = p;
+      const NodeProto& node = graph.node(i);
+      if (isAliasCandidate(node) && node.output_size() == 1 &&
+          (node.op_type() == "Constant" || (node.input_size() == 1 && constant_values.count(node.input(0))))) {
+        constant_values.insert(node.output(0));
+        continue;
+      }
+      auto elements = scopeElements(node.name());
+      if (elements.empty()) continue;
+      std::string key;
+      for (const auto& e : elements) key += "/" + e;
+      if (scope_has_children_.count(key) || scope_ops_[key] < 2) continue;
+      by_scope[key].push_back(i);
+    }
+    std::unordered_map<std::string, int> producer;
+    for (int i : order) {
+      for (const auto& output : graph.node(i).output()) producer[output] = i;
+    }
+    std::unordered_set<std::string> graph_outputs;
+    for (const auto& output : graph.output()) graph_outputs.insert(output.name());
+    for (auto& [key, members] : by_scope) {
+      std::unordered_set<int> inside(members.begin(), members.end());
+      std::unordered_set<std::string> produced;
+      bool ok = true;
+      for (int i : members) {
+        const NodeProto& node = graph.node(i);
+        ok = ok && isDefaultDomain(node.domain()) && !hasSubgraphs(node) && node.output_size() == 1 &&
+             !functions_.count(node.domain() + ":" + node.op_type());
+        for (const auto& output : node.output()) produced.insert(output);
+      }
+      if (!ok) continue;
+      size_t first = position[members.front()];
+      std::unordered_set<std::string> external_outputs;
+      for (int i : members) {
+        for (const auto& input : graph.node(i).input()) {
+          if (input.empty() || produced.count(input) || constant_values.count(input)) continue;
+          auto it = producer.find(input);
+          if (it != producer.end() && position[it->second] > first) ok = false;
+        }
+      }
+      for (int i : order) {
+        if (inside.count(i)) continue;
+        for (const auto& input : graph.node(i).input()) {
+          if (produced.count(input)) external_outputs.insert(input);
+        }
+      }
+      for (const auto& value : produced) {
+        if (graph_outputs.count(value)) external_outputs.insert(value);
+      }
+      if (!ok || external_outputs.size() != 1) continue;
+      for (int i : members) group_of_[i] = groups_.size();
+      groups_.push_back(Group{members, key});
+    }
+  }
+
+  static std::string groupType(const std::vector<std::string>& ops, bool has_weight) {
+    static const std::vector<std::pair<std::vector<std::string>, std::string>> patterns = {
+        {{"HardSigmoid", "Mul"}, "Hardswish"},
+        {{"Sigmoid", "Mul"}, "SiLU"},
+        {{"Div", "Erf", "Add", "Mul", "Mul"}, "GELU"},
+        {{"Softplus", "Tanh", "Mul"}, "Mish"},
+        {{"MatMul", "Add"}, "Linear"},
+        {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"}, "LayerNorm"}};
+    for (const auto& [pattern, type] : patterns) {
+      if (pattern == ops && (type != "Linear" || has_weight)) return type;
+    }
+    return "Module";
+  }
+
+  void traceGroup(::onnx::GraphProto& graph, const Group& group) {
+    std::unordered_set<std::string> produced;
+    for (int i : group.members) {
+      for (const auto& output : graph.node(i).output()) produced.insert(output);
+    }
+    std::string path = scopePath(scopeElements(graph.node(group.members.front()).name()));
+    ModuleCall call;
+    call.path = path;
+    std::vector<std::string> ops;
+    std::unordered_set<std::string> seen;
+    std::unordered_set<std::string> locals;
+    for (int i : group.members) {
+      const NodeProto& node = graph.node(i);
+      ops.push_back(node.op_type());
+      const auto& slots = parameterSlots(node.op_type());
+      for (int k = 0; k < node.input_size(); ++k) {
+        const std::string& input = node.input(k);
+        if (input.empty() || produced.count(input) || !seen.insert(input).second) continue;
+        if (!isConstant(input)) {
+          call.args.push_back(input);
+          continue;
+        }
+        // The tensor's own name below the module ("linear.bias" in module linear → bias), else
+        // its weight slot, else a numbered constant.
+        const std::string& hint = constants_.at(input).path_hint;
+        std::string local;
+        if (hint.size() > path.size() + 1 && hint.compare(0, path.size() + 1, path + ".") == 0)
+          local = sanitizeAtom(hint.substr(path.size() + 1));
+        else if (static_cast<size_t>(k) < slots.size() && !slots[static_cast<size_t>(k)].empty())
+          local = slots[static_cast<size_t>(k)];
+        else
+          local = "_tensor_constant" + std::to_string(locals.size());
+        while (!locals.insert(local).second) local += "_";
+        call.tensors.emplace_back(local, input);
+      }
+    }
+    bool has_weight = false;
+    for (const auto& [local, value] : call.tensors) has_weight = has_weight || local == "weight";
+    call.type = groupType(ops, has_weight);
+    // The one value the rest of the graph reads.
+    std::string output;
+    for (const auto& value : produced) {
+      if (uses_.count(value) && !usedOnlyInside(value, group, graph)) output = value;
+    }
+    NodeRecord record;
+    ir::Node* node = emitModuleCall(std::move(call), record);
+    for (int i : group.members) {
+      auto proto = std::make_shared<NodeProto>();
+      proto->Swap(graph.mutable_node(i));
+      record.protos.push_back(proto);
+    }
+    values_[output] = node;
+    fillMeta(node->meta, typeOf(output));
+    node->meta.source = std::move(record);
+  }
+
+  bool usedOnlyInside(const std::string& value, const Group& group, const ::onnx::GraphProto& graph) {
+    int inside = 0;
+    for (int i : group.members) {
+      for (const auto& input : graph.node(i).input()) inside += input == value;
+    }
+    return uses_.at(value) == inside;
   }
 
   const ::onnx::TypeProto* typeOf(const std::string& value) const {
@@ -696,6 +876,8 @@ class Tracer {
   std::unordered_map<std::string, ir::Node*> values_;
   ir::NameSpace module_names_;
   int tensor_constants_ = 0;
+  std::vector<Group> groups_;
+  std::unordered_map<int, size_t> group_of_;
 };
 
 }  // namespace

@@ -16,12 +16,14 @@ struct TraceOptions {
   bool infer_shapes = false;      // run ONNX shape inference to fill shape/dtype meta
 };
 
-// Stored in Node::meta.source of every node made from an ONNX node.
+// Stored in Node::meta.source of every node made from ONNX nodes.
 struct NodeRecord {
-  std::shared_ptr<::onnx::NodeProto> proto;  // op type, domain, attributes, value names
-  // Per ONNX input: "" absent, "arg" an FX argument (in order), else the module tensor it binds.
-  std::vector<std::string> inputs;
-  int output_index = -1;  // for operator.getitem nodes: which output of `proto`
+  // The ONNX node (op type, domain, attributes, value names), or the ops of a module group.
+  std::vector<std::shared_ptr<::onnx::NodeProto>> protos;
+  // Each ONNX value read from outside: "arg" for an FX argument (in order), else the name of the
+  // module tensor it binds.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  int output_index = -1;  // for operator.getitem nodes: which output of protos[0]
 };
 
 // Stored in GraphModule::source: the model with its nodes and tensor bytes moved out.
