@@ -129,7 +129,7 @@ std::string moduleType(const ::onnx::NodeProto& node, int rank) {
       {"LRN", "LocalResponseNorm"}, {"LSTM", "LSTM"}, {"GRU", "GRU"}, {"RNN", "RNN"},
       {"DepthToSpace", "PixelShuffle"}, {"SpaceToDepth", "PixelUnshuffle"}};
   auto it = table.find(op);
-  return it == table.end() ? op : it->second;
+  return it == table.end() ? "" : it->second;
 }
 
 bool hasSubgraphs(const ::onnx::NodeProto& node) {

@@ -22,7 +22,8 @@ const std::vector<std::string>& parameterSlots(const std::string& op_type);
 bool requiresConstant(const std::string& op_type, size_t input_index);
 
 // The torch.nn type a module of this op gets: Conv2d, BatchNorm2d, ReLU, ... `rank` is the
-// number of spatial dimensions when known (else -1).
+// number of spatial dimensions when known (else -1). "" when torch.nn has no such module
+// (Transpose, Reshape, ...): torch.fx would trace through a custom module holding that op.
 std::string moduleType(const ::onnx::NodeProto& node, int rank);
 
 // Is this a control-flow op whose graph attributes are kept intact as an opaque call?

@@ -487,7 +487,9 @@ class Tracer {
     std::vector<std::string> path;
     for (const std::string& element : elements) {
       auto atoms = splitDots(element);
-      for (auto& atom : atoms) atom = sanitizeAtom(atom);
+      for (auto& atom : atoms) {
+        if (atom.empty()) atom = "_";
+      }
       size_t overlap = 0;
       for (size_t k = std::min(path.size(), atoms.size() - 1); k > 0; --k) {
         if (std::equal(path.end() - static_cast<std::ptrdiff_t>(k), path.end(), atoms.begin())) {
@@ -509,7 +511,6 @@ class Tracer {
         path.push_back(atom);
       }
     }
-    if (!path.empty() && std::isdigit(static_cast<unsigned char>(path[0][0]))) path[0].insert(0, "_");
     return joinDots(path, path.size());
   }
 
@@ -647,8 +648,12 @@ class Tracer {
 
     ir::Node* call = nullptr;
     if (module_call) {
-      bool weighted = !parameterSlots(node.op_type()).empty() && !module_call->tensors.empty();
       module_call->type = moduleType(node, spatialRank(node));
+      if (module_call->type.empty() && module_call->tensors.empty()) module_call.reset();
+    }
+    if (module_call) {
+      bool weighted = !parameterSlots(node.op_type()).empty() && !module_call->tensors.empty();
+      if (module_call->type.empty()) module_call->type = node.op_type();
       module_call->attributes = attributeKwargs(node);
       if (!elements.empty() && (leaf_scope || weighted)) module_call->path = scopePath(elements);
       // A weight used directly in a container's forward (F.conv2d(x, self.weight)) gets a module
@@ -774,6 +779,15 @@ class Tracer {
         if (graph_outputs.count(value)) external_outputs.insert(value);
       }
       if (!ok || external_outputs.size() != 1) continue;
+      // Only decompositions of torch.nn modules are leaves; a custom module is traced through.
+      std::vector<std::string> ops;
+      bool has_weight = false;
+      for (int i : members) {
+        const NodeProto& node = graph.node(i);
+        ops.push_back(node.op_type());
+        for (const auto& input : node.input()) has_weight = has_weight || constant_values.count(input);
+      }
+      if (groupType(ops, has_weight).empty()) continue;
       for (int i : members) group_of_[i] = groups_.size();
       groups_.push_back(Group{members, key});
     }
@@ -786,11 +800,12 @@ class Tracer {
         {{"Div", "Erf", "Add", "Mul", "Mul"}, "GELU"},
         {{"Softplus", "Tanh", "Mul"}, "Mish"},
         {{"MatMul", "Add"}, "Linear"},
+        {{"Transpose", "MatMul", "Add"}, "Linear"},  // without constant folding
         {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"}, "LayerNorm"}};
     for (const auto& [pattern, type] : patterns) {
-      if (pattern == ops && (type != "Linear" || has_weight)) return type;
+      if (pattern == ops && (type != "Linear" || has_weight)) return type;  // Linear needs weights
     }
-    return "Module";
+    return "";
   }
 
   void traceGroup(::onnx::GraphProto& graph, const Group& group) {
@@ -829,9 +844,7 @@ class Tracer {
         call.tensors.emplace_back(local, input);
       }
     }
-    bool has_weight = false;
-    for (const auto& [local, value] : call.tensors) has_weight = has_weight || local == "weight";
-    call.type = groupType(ops, has_weight);
+    call.type = groupType(ops, /*has_weight=*/true);  // findGroups checked the weight
     // The one value the rest of the graph reads.
     std::string output;
     for (const auto& value : produced) {

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Checks fxc's module recovery on torchvision CNNs beyond the committed ones (needs torch).
+
+For each model: export with torch.onnx (opset 13, BatchNorm kept), trace with fxc, and compare
+the call_module rows (name, target, order) with torch.fx's symbolic_trace of the same model.
+Modules an ONNX export cannot contain (Dropout, Identity, in eval mode) are left out of the
+reference. Prints one line per model; exit 1 if any differs.
+
+  scripts/fidelity_torchvision.py [MODEL...]      (default: a dozen torchvision CNNs)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import torch
+import torchvision
+from torch.fx import symbolic_trace
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FXC = os.path.join(ROOT, "build", "fxc")
+DEFAULT = ["resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "mobilenet_v2",
+           "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "squeezenet1_1",
+           "shufflenet_v2_x0_5", "mnasnet0_5", "regnet_y_400mf", "densenet121", "vgg11", "alexnet",
+           "googlenet", "convnext_tiny"]
+INVISIBLE = (torch.nn.Dropout, torch.nn.Identity)
+
+
+def reference_rows(model):
+    gm = symbolic_trace(model)
+    modules = dict(gm.named_modules())
+    return [(n.name, n.target) for n in gm.graph.nodes
+            if n.op == "call_module" and not isinstance(modules[n.target], INVISIBLE)]
+
+
+def fxc_rows(path):
+    out = subprocess.run([FXC, "trace", path, "--format", "json"], check=True, capture_output=True, text=True).stdout
+    import json
+    return [(n["name"], n["target"]) for n in json.loads(out)["nodes"] if n["op"] == "call_module"]
+
+
+def main():
+    names = sys.argv[1:] or DEFAULT
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            kwargs = {"aux_logits": False, "init_weights": False} if name == "googlenet" else {}
+            model = getattr(torchvision.models, name)(**kwargs).eval()
+            path = os.path.join(tmp, name + ".onnx")
+            with torch.no_grad():
+                torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=13,
+                                  training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False)
+            try:
+                want = reference_rows(model)
+            except Exception as error:  # torch.fx's own limits (data-dependent control flow)
+                print(f"{name:22s} skip  torch.fx cannot trace it: {type(error).__name__}")
+                continue
+            got = fxc_rows(path)
+            if want == got:
+                print(f"{name:22s} ok    {len(want)} call_module rows match torch.fx")
+                continue
+            failed += 1
+            first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+            print(f"{name:22s} DIFF  torch.fx {len(want)} rows, fxc {len(got)}; first difference at row {first}: "
+                  f"{want[first] if first < len(want) else None} vs {got[first] if first < len(got) else None}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
