@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 
 #include "ir/lint.h"
@@ -19,12 +21,16 @@ std::string modelLabel(const std::string& path) { return path == "-" ? "<stdin>"
 Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& path,
                                                            const onnx::TraceOptions& options) {
   std::string label = modelLabel(path);
+  Stopwatch watch;
   auto loaded = onnx::loadModel(path);
   if (!loaded) return Error{label + ": " + loaded.error()};
+  spdlog::debug("{}: parsed in {:.3f} s", label, watch.lap());
   auto traced = onnx::trace(loaded.take(), options);
   if (!traced) return Error{label + ": " + traced.error()};
+  spdlog::debug("{}: traced {} nodes in {:.3f} s", label, traced.value()->graph().size(), watch.lap());
   std::string problem = ir::lintGraph(traced.value()->graph(), traced.value().get());
   if (!problem.empty()) return Error{label + ": internal error, the traced graph fails lint: " + problem};
+  spdlog::debug("{}: linted in {:.3f} s", label, watch.lap());
   return traced;
 }
 

@@ -1,6 +1,8 @@
 // What every fxc subcommand shares: resolving MODEL, loading + tracing it, reporting errors.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -11,6 +13,20 @@
 #include "onnx/trace.h"
 
 namespace fxc::tools {
+
+// Seconds since construction or the last lap, for -v timings.
+class Stopwatch {
+ public:
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double seconds = std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 // Exit codes (DESIGN.md): 0 success, 1 the model or the work failed, 2 usage error.
 constexpr int kExitOk = 0;
@@ -30,6 +46,18 @@ std::string modelLabel(const std::string& path);
 // Loads, traces and lints. Errors come back as "LABEL: message".
 Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& path,
                                                            const onnx::TraceOptions& options);
+
+// Ends the life of a big object at process exit without freeing it piece by piece: freeing a
+// million-node graph costs a second for nothing (LLVM's BuryPointer). Sanitizer builds free it,
+// so that leak checking still sees everything.
+template <typename T>
+void bury(std::unique_ptr<T> object) {
+#ifdef FXC_SANITIZE
+  object.reset();
+#else
+  static_cast<void>(object.release());
+#endif
+}
 
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);

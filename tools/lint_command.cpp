@@ -27,6 +27,7 @@ int runLint(const LintFlags& flags) {
       continue;
     }
     std::printf("%s: ok (%zu nodes)\n", modelLabel(path).c_str(), traced.value()->graph().size());
+    if (models.size() == 1) bury(std::move(traced.value()));
   }
   if (models.size() > 1) {
     spdlog::info("{} of {} models passed lint", models.size() - static_cast<size_t>(failures),

@@ -1,4 +1,6 @@
 // fxc trace [MODEL] [--print-tabular] [--code] [--graph] [--format text|json] [--shapes]
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 #include <iostream>
 
@@ -36,14 +38,18 @@ int runTrace(const TraceFlags& flags) {
     out["tabular"] = ir::printTabular(gm.graph(), flags.shapes);
     out["graph"] = ir::formatGraph(gm.graph());
     std::cout << out.dump(2) << "\n";
+    bury(std::move(traced.value()));
     return kExitOk;
   }
+  Stopwatch watch;
   bool any = flags.tabular || flags.code || flags.graph;
   std::string text;
   if (flags.tabular || !any) text += ir::printTabular(gm.graph(), flags.shapes);
   if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(gm.graph());
   if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(gm.graph());
   std::fwrite(text.data(), 1, text.size(), stdout);
+  spdlog::debug("printed in {:.3f} s", watch.lap());
+  bury(std::move(traced.value()));
   return kExitOk;
 }
 

@@ -62,6 +62,16 @@ class Argument {
 
 using Kwargs = std::vector<std::pair<std::string, Argument>>;
 
+// forEachNode without the std::function call, for hot loops (lint, codegen).
+template <typename F>
+void visitNodes(const Argument& arg, F&& fn) {
+  if (arg.kind() == Argument::Kind::kNode) {
+    fn(arg.toNode());
+  } else if (arg.isSequence()) {
+    for (const Argument& item : arg.items()) visitNodes(item, fn);
+  }
+}
+
 // Python's repr() of a float (shortest round-trip digits, Python's exponent rules).
 std::string pyFloatRepr(double value);
 // Python's repr() of a str.

@@ -104,6 +104,7 @@ class Graph {
   Node* root_;  // sentinel: root_->next() is the first node, root_->prev() the last
   Node* insert_before_;
   size_t size_ = 0;
+  mutable uint64_t lint_epoch_ = 0;
   NameSpace names_;
 };
 

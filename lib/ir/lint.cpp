@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/flat_map.h"
 #include "ir/graph_module.h"
 
 namespace fxc::ir {
@@ -11,8 +12,8 @@ namespace {
 bool references(const Node& user, const Node* input) {
   bool found = false;
   auto check = [&](Node* n) { found = found || n == input; };
-  for (const Argument& arg : user.args()) arg.forEachNode(check);
-  for (const auto& [key, arg] : user.kwargs()) arg.forEachNode(check);
+  for (const Argument& arg : user.args()) visitNodes(arg, check);
+  for (const auto& [key, arg] : user.kwargs()) visitNodes(arg, check);
   return found;
 }
 
@@ -60,11 +61,14 @@ std::string lintGraph(const Graph& graph, const GraphModule* owner) {
   if (count != graph.size_) return "Graph lists " + std::to_string(count) + " nodes but counts " +
                                    std::to_string(graph.size_);
 
-  std::unordered_set<const Node*> seen_values;
-  std::unordered_set<std::string> seen_names;
-  seen_values.reserve(graph.size());
+  // A node is "defined" once visited in this epoch: O(1) without a set of a million pointers.
+  const uint64_t epoch = ++graph.lint_epoch_;
+  FlatMap<std::string_view, bool> seen_names;
   seen_names.reserve(graph.size());
+  std::vector<Node*> inputs;
   size_t outputs = 0;
+  size_t input_edges = 0;  // distinct (input, user) pairs, from args and kwargs
+  size_t user_edges = 0;   // entries in users lists
   for (const Node* node : graph) {
     if (static_cast<size_t>(node->op()) > static_cast<size_t>(Opcode::kOutput))
       return "Node " + node->name() + " had unknown opcode " +
@@ -75,29 +79,51 @@ std::string lintGraph(const Graph& graph, const GraphModule* owner) {
       if (arg->graph() != &graph) {
         problem = "Argument '" + arg->name() + "' of Node '" + node->name() +
                   "' does not belong to this Graph, but was used as an argument!";
-      } else if (!seen_values.count(arg)) {
+      } else if (arg->lint_mark_ != epoch) {
         problem = "Argument '" + arg->name() + "' of Node '" + node->name() +
                   "' was used before it has been defined! Please check that Nodes in the graph "
                   "are topologically ordered";
-      } else if (std::count(arg->users().begin(), arg->users().end(), node) != 1) {
-        problem = "Node '" + arg->name() + "' is an argument of '" + node->name() +
-                  "' but does not list it as a user exactly once";
       }
     };
-    for (const Argument& arg : node->args()) arg.forEachNode(check_arg);
-    for (const auto& [key, arg] : node->kwargs()) arg.forEachNode(check_arg);
+    inputs.clear();
+    auto collect = [&](Node* arg) {
+      check_arg(arg);
+      if (std::find(inputs.begin(), inputs.end(), arg) == inputs.end()) inputs.push_back(arg);
+    };
+    for (const Argument& arg : node->args()) visitNodes(arg, collect);
+    for (const auto& [key, arg] : node->kwargs()) visitNodes(arg, collect);
     if (!problem.empty()) return problem;
-    for (const Node* user : node->users()) {
+    input_edges += inputs.size();
+    // Each user once, and each really a user: O(users) with a set only for long lists.
+    const auto& users = node->users();
+    user_edges += users.size();
+    FlatMap<const Node*, bool> distinct;
+    for (size_t i = 0; i < users.size(); ++i) {
+      const Node* user = users[i];
+      bool repeated = users.size() > 16 ? !distinct.emplace(user, true).second
+                                        : std::find(users.begin(), users.begin() + static_cast<std::ptrdiff_t>(i), user) !=
+                                              users.begin() + static_cast<std::ptrdiff_t>(i);
+      if (repeated) return "Node '" + node->name() + "' lists '" + user->name() + "' as a user twice";
       if (user->graph() != &graph || !references(*user, node))
-        return "Node '" + node->name() + "' lists '" + user->name() +
-               "' as a user, but it does not use it";
+        return "Node '" + node->name() + "' lists '" + user->name() + "' as a user, but it does not use it";
     }
-    seen_values.insert(node);
-    if (!seen_names.insert(node->name()).second) return "Node redefined name " + node->name() + "!";
+    node->lint_mark_ = epoch;
+    if (!seen_names.emplace(node->name(), true).second) return "Node redefined name " + node->name() + "!";
     if (node->op() == Opcode::kOutput && ++outputs > 1) return "Graph has more than one output node";
     if (node->target().empty())
       return "Node " + node->name() + " target is empty but a " +
              (node->op() == Opcode::kCallFunction ? "Callable" : "str") + " is expected";
+  }
+  if (input_edges != user_edges) {
+    // Some argument is missing from its input's users: find it (only on this failure path).
+    for (const Node* node : graph) {
+      for (Node* input : node->inputNodes()) {
+        const auto& users = input->users();
+        if (std::find(users.begin(), users.end(), node) == users.end())
+          return "Node '" + input->name() + "' is an argument of '" + node->name() +
+                 "' but does not list it as a user";
+      }
+    }
   }
 
   if (owner) {

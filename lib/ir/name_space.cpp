@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <string>
+#include <unordered_set>
 
 namespace fxc::ir {
 namespace {
@@ -93,15 +94,15 @@ std::string NameSpace::createName(std::string_view raw) {
     candidate = base + "_" + std::to_string(num);
   }
   if (!has_num || num == 0) {
-    auto it = base_count_.find(base);
-    num = it == base_count_.end() ? 0 : it->second;
+    const long long* count = base_count_.find(base);
+    num = count ? *count : 0;
   }
   while (used_.count(candidate) || isReservedName(candidate)) {
     ++num;
     candidate = base + "_" + std::to_string(num);
   }
-  used_.insert(candidate);
-  base_count_[base] = num;
+  used_.emplace(candidate, true);
+  base_count_[std::move(base)] = num;
   return candidate;
 }
 

@@ -3,8 +3,8 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+
+#include "ir/flat_map.h"
 
 namespace fxc::ir {
 
@@ -22,8 +22,8 @@ class NameSpace {
   void reserve(size_t n) { used_.reserve(n); }
 
  private:
-  std::unordered_set<std::string> used_;
-  std::unordered_map<std::string, long long> base_count_;
+  FlatMap<std::string, bool> used_;
+  FlatMap<std::string, long long> base_count_;
 };
 
 }  // namespace fxc::ir

@@ -86,6 +86,7 @@ class Node {
   Graph* graph_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
+  mutable uint64_t lint_mark_ = 0;  // lint's "defined already" mark, valid for one lint epoch
 };
 
 }  // namespace fxc::ir

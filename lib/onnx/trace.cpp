@@ -13,6 +13,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "ir/flat_map.h"
 #include "ir/name_space.h"
 #include "onnx/op_table.h"
 
@@ -97,12 +98,12 @@ ir::Kwargs attributeKwargs(const NodeProto& node) {
 }
 
 // Values a subgraph reads from enclosing scopes: used but not defined inside it.
-void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::string> defined,
-                     std::vector<std::string>& captures, std::unordered_set<std::string>& seen) {
+void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::string_view> defined,
+                     std::vector<std::string_view>& captures, std::unordered_set<std::string_view>& seen) {
   for (const auto& v : graph.input()) defined.insert(v.name());
   for (const auto& t : graph.initializer()) defined.insert(t.name());
   for (const auto& t : graph.sparse_initializer()) defined.insert(t.values().name());
-  auto use = [&](const std::string& name) {
+  auto use = [&](std::string_view name) {
     if (!name.empty() && !defined.count(name) && seen.insert(name).second) captures.push_back(name);
   };
   for (const auto& node : graph.node()) {
@@ -116,9 +117,10 @@ void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::st
   for (const auto& v : graph.output()) use(v.name());
 }
 
-std::vector<std::string> capturesOf(const NodeProto& node) {
-  std::vector<std::string> captures;
-  std::unordered_set<std::string> seen;
+// Views into the node's subgraphs: valid as long as the node is.
+std::vector<std::string_view> capturesOf(const NodeProto& node) {
+  std::vector<std::string_view> captures;
+  std::unordered_set<std::string_view> seen;
   for (const auto& attr : node.attribute()) {
     if (attr.has_g()) collectCaptures(attr.g(), {}, captures, seen);
     for (const auto& g : attr.graphs()) collectCaptures(g, {}, captures, seen);
@@ -140,6 +142,14 @@ void fillMeta(ir::Meta& meta, const ::onnx::TypeProto* type) {
 }
 
 // "/layer1/layer1.0/conv1/Conv" → ["layer1", "layer1.0", "conv1"]; no scope without a leading '/'.
+// "/layer1/layer1.0/conv1/Conv" → "/layer1/layer1.0/conv1", a view of the name; "" when the name
+// carries no scope.
+std::string_view scopeKey(const std::string& node_name) {
+  if (node_name.size() < 2 || node_name[0] != '/') return {};
+  size_t slash = node_name.rfind('/');
+  return slash == 0 ? std::string_view() : std::string_view(node_name).substr(0, slash);
+}
+
 std::vector<std::string> scopeElements(const std::string& node_name) {
   std::vector<std::string> elements;
   if (node_name.size() < 2 || node_name[0] != '/') return elements;
@@ -197,7 +207,6 @@ class Tracer {
 
     defineValues(graph);
     std::vector<int> order = sortNodes(graph);
-    countUses(graph);
     readScopes(graph, order);
 
     for (auto& init : *graph.mutable_initializer()) {
@@ -234,7 +243,6 @@ class Tracer {
     for (const auto& output : graph.output()) results.emplace_back(valueNode(output.name()));
     gm_->graph().output(results.size() == 1 ? results[0] : ir::Argument::tuple(std::move(results)));
 
-    graph.clear_node();
     graph.clear_initializer();
     gm_->source = ModelRecord{model_.proto};
     return std::move(gm_);
@@ -265,19 +273,30 @@ class Tracer {
     }
   }
 
-  // Every value defined once: graph inputs, initializers, node outputs.
+  // Every value defined once (graph inputs, initializers, node outputs) and every input defined
+  // somewhere. Fills producer_ (value → node index; kGraphInput / kInitializer) and uses_.
+  static constexpr int kGraphInput = -1;
+  static constexpr int kInitializer = -2;
+
+  std::string definerText(const ::onnx::GraphProto& graph, int producer) const {
+    if (producer == kGraphInput) return "graph input";
+    if (producer == kInitializer) return "an initializer";
+    return describe(graph.node(producer), static_cast<size_t>(producer));
+  }
+
   void defineValues(const ::onnx::GraphProto& graph) {
-    std::unordered_map<std::string, std::string> definer;
-    definer.reserve(static_cast<size_t>(graph.node_size()) * 2);
+    size_t n = static_cast<size_t>(graph.node_size());
+    producer_.reserve(n + static_cast<size_t>(graph.initializer_size()) + 16);
+    uses_.reserve(n + 16);
     for (const auto& init : graph.initializer()) {
-      if (!definer.emplace(init.name(), "initializer").second)
+      if (!producer_.emplace(init.name(), kInitializer).second)
         throw TraceError{"value '" + init.name() + "' is defined twice (by two initializers)"};
     }
     std::unordered_set<std::string> inputs;
     for (const auto& input : graph.input()) {
       if (!inputs.insert(input.name()).second)
         throw TraceError{"graph input '" + input.name() + "' is declared twice"};
-      definer.emplace(input.name(), "graph input");  // an input may also be an initializer
+      producer_.emplace(input.name(), kGraphInput);  // an input may also be an initializer
     }
     for (int i = 0; i < graph.node_size(); ++i) {
       const NodeProto& node = graph.node(i);
@@ -288,63 +307,60 @@ class Tracer {
                          "' is not imported by the model (opset_import)"};
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
-        auto [it, fresh] = definer.emplace(output, describe(node, static_cast<size_t>(i)));
+        auto [existing, fresh] = producer_.emplace(output, i);
         if (!fresh)
-          throw TraceError{"value '" + output + "' is defined twice: by " + it->second + " and by " +
-                           describe(node, static_cast<size_t>(i))};
+          throw TraceError{"value '" + output + "' is defined twice: by " + definerText(graph, *existing) +
+                           " and by " + describe(node, static_cast<size_t>(i))};
       }
     }
     for (int i = 0; i < graph.node_size(); ++i) {
       const NodeProto& node = graph.node(i);
       for (const auto& input : node.input()) {
-        if (!input.empty() && !definer.count(input))
+        if (input.empty()) continue;
+        if (!producer_.count(input))
           throw TraceError{describe(node, static_cast<size_t>(i)) + ": input '" + input +
                            "' is not a graph input, an initializer or any node's output"};
+        ++uses_[input];
       }
+      if (!hasSubgraphs(node)) continue;
       for (const auto& captured : capturesOf(node)) {
-        if (!definer.count(captured))
-          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" + captured +
+        if (!producer_.count(captured))
+          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" + std::string(captured) +
                            "', which is defined nowhere"};
+        ++uses_[captured];
       }
     }
     for (const auto& output : graph.output()) {
-      if (!definer.count(output.name()))
+      if (!producer_.count(output.name()))
         throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
+      ++uses_[output.name()];
     }
   }
 
   // Kahn's algorithm, keeping the file's order where it is already topological.
   std::vector<int> sortNodes(const ::onnx::GraphProto& graph) {
-    int n = graph.node_size();
-    std::unordered_map<std::string, int> producer;
-    producer.reserve(static_cast<size_t>(n) * 2);
-    for (int i = 0; i < n; ++i) {
-      for (const auto& output : graph.node(i).output()) {
-        if (!output.empty()) producer[output] = i;
-      }
-    }
-    std::vector<int> pending(static_cast<size_t>(n), 0);
-    std::vector<std::vector<int>> dependents(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) {
+    size_t n = static_cast<size_t>(graph.node_size());
+    std::vector<int> pending(n, 0);
+    std::vector<std::vector<int>> dependents(n);
+    auto depend = [&](int i, std::string_view input) {
+      const int* producer = producer_.find(input);
+      if (!producer || *producer < 0) return;
+      ++pending[static_cast<size_t>(i)];
+      dependents[static_cast<size_t>(*producer)].push_back(i);
+    };
+    for (int i = 0; i < graph.node_size(); ++i) {
       const NodeProto& node = graph.node(i);
-      std::vector<std::string> inputs(node.input().begin(), node.input().end());
+      for (const auto& input : node.input()) depend(i, input);
       if (hasSubgraphs(node)) {
-        for (auto& c : capturesOf(node)) inputs.push_back(std::move(c));
-      }
-      for (const auto& input : inputs) {
-        auto it = producer.find(input);
-        if (it == producer.end()) continue;
-        ++pending[static_cast<size_t>(i)];
-        dependents[static_cast<size_t>(it->second)].push_back(i);
+        for (const auto& c : capturesOf(node)) depend(i, c);
       }
     }
     std::vector<int> order;
-    order.reserve(static_cast<size_t>(n));
-    // A min-heap on the original index would also work; a sorted worklist of ready nodes keeps
-    // the common (already sorted) case linear.
+    order.reserve(n);
+    // A stack of ready nodes, pushed in reverse so that an already sorted file keeps its order.
     std::vector<int> ready;
-    for (int i = n - 1; i >= 0; --i) {
-      if (pending[static_cast<size_t>(i)] == 0) ready.push_back(i);
+    for (size_t i = n; i-- > 0;) {
+      if (pending[i] == 0) ready.push_back(static_cast<int>(i));
     }
     while (!ready.empty()) {
       int i = ready.back();
@@ -355,23 +371,12 @@ class Tracer {
         if (--pending[static_cast<size_t>(*it)] == 0) ready.push_back(*it);
       }
     }
-    if (order.size() != static_cast<size_t>(n)) {
-      for (int i = 0; i < n; ++i) {
-        if (pending[static_cast<size_t>(i)] > 0)
-          throw TraceError{"graph has a cycle through " + describe(graph.node(i), static_cast<size_t>(i))};
+    if (order.size() != n) {
+      for (size_t i = 0; i < n; ++i) {
+        if (pending[i] > 0) throw TraceError{"graph has a cycle through " + describe(graph.node(static_cast<int>(i)), i)};
       }
     }
     return order;
-  }
-
-  void countUses(const ::onnx::GraphProto& graph) {
-    for (const auto& node : graph.node()) {
-      for (const auto& input : node.input()) ++uses_[input];
-      if (hasSubgraphs(node)) {
-        for (const auto& c : capturesOf(node)) ++uses_[c];
-      }
-    }
-    for (const auto& output : graph.output()) ++uses_[output.name()];
   }
 
   static bool isAliasCandidate(const NodeProto& node) {
@@ -384,20 +389,17 @@ class Tracer {
     for (int i : order) {
       const NodeProto& node = graph.node(i);
       if (isAliasCandidate(node)) continue;
-      auto elements = scopeElements(node.name());
-      if (elements.empty()) continue;
-      std::string key;
-      for (size_t e = 0; e < elements.size(); ++e) {
-        if (e) scope_has_children_.insert(key);
-        key += "/" + elements[e];
-      }
+      std::string_view key = scopeKey(node.name());
+      if (key.empty()) continue;
+      for (size_t slash = key.find('/', 1); slash != std::string_view::npos; slash = key.find('/', slash + 1))
+        scope_has_children_[key.substr(0, slash)] = true;
       ++scope_ops_[key];
     }
   }
 
-  bool isConstant(const std::string& value) const { return constants_.count(value) != 0; }
+  bool isConstant(std::string_view value) const { return constants_.count(value) != 0; }
 
-  ir::Node* constantNode(const std::string& value) {
+  ir::Node* constantNode(std::string_view value) {
     Constant& constant = constants_.at(value);
     if (constant.get_attr) return constant.get_attr;
     std::string path;
@@ -424,10 +426,9 @@ class Tracer {
     return constant.get_attr;
   }
 
-  ir::Argument valueNode(const std::string& value) {
+  ir::Argument valueNode(std::string_view value) {
     if (value.empty()) return ir::Argument();
-    auto it = values_.find(value);
-    if (it != values_.end()) return ir::Argument(it->second);
+    if (ir::Node** node = values_.find(value)) return ir::Argument(*node);
     return ir::Argument(constantNode(value));
   }
 
@@ -520,12 +521,11 @@ class Tracer {
         return static_cast<int>(constants_.at(node.input(1)).tensor->dims.size()) - 2;
     }
     if (node.input_size() > 0) {
-      auto type = types_.find(node.input(0));
-      if (type != types_.end() && type->second->tensor_type().has_shape())
-        return type->second->tensor_type().shape().dim_size() - 2;
-      auto producer = values_.find(node.input(0));
-      if (producer != values_.end() && producer->second->op() == ir::Opcode::kCallModule) {
-        const std::string& t = gm_->findModule(producer->second->target())->type();
+      const ::onnx::TypeProto* type = typeOf(node.input(0));
+      if (type && type->tensor_type().has_shape()) return type->tensor_type().shape().dim_size() - 2;
+      ir::Node** producer = values_.find(node.input(0));
+      if (producer && (*producer)->op() == ir::Opcode::kCallModule) {
+        const std::string& t = gm_->findModule((*producer)->target())->type();
         if (t.size() > 2 && t.compare(t.size() - 1, 1, "d") == 0 && std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
           return t[t.size() - 2] - '0';
       }
@@ -634,11 +634,10 @@ class Tracer {
 
   void traceNode(NodeProto& node) {
     NodeRecord record;
-    auto elements = scopeElements(node.name());
-    std::string scope_key;
-    for (const auto& e : elements) scope_key += "/" + e;
-    bool leaf_scope = !elements.empty() && !scope_has_children_.count(scope_key) &&
-                      scope_ops_[scope_key] == 1;
+    std::string_view scope_key = scopeKey(node.name());
+    const int* scope_ops = scope_ops_.find(scope_key);  // Identity ops are not counted
+    bool leaf_scope = !scope_key.empty() && !scope_has_children_.count(scope_key) && scope_ops &&
+                      *scope_ops == 1;
     bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
     std::optional<ModuleCall> module_call;
     if (!local_function && !hasSubgraphs(node)) {
@@ -655,7 +654,8 @@ class Tracer {
       bool weighted = !parameterSlots(node.op_type()).empty() && !module_call->tensors.empty();
       if (module_call->type.empty()) module_call->type = node.op_type();
       module_call->attributes = attributeKwargs(node);
-      if (!elements.empty() && (leaf_scope || weighted)) module_call->path = scopePath(elements);
+      if (!scope_key.empty() && (leaf_scope || weighted))
+        module_call->path = scopePath(scopeElements(node.name()));
       // A weight used directly in a container's forward (F.conv2d(x, self.weight)) gets a module
       // of its own below the container.
       if (!module_call->path.empty() && weighted && scope_has_children_.count(scope_key))
@@ -680,10 +680,9 @@ class Tracer {
       std::string target = local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
       call = gm_->graph().callFunction(target, std::move(args), std::move(kwargs));
     }
-    auto proto = std::make_shared<NodeProto>();
-    proto->Swap(&node);
-    record.protos.push_back(proto);
-    bindOutputs(call, *proto, std::move(record));
+    // The record shares ownership of the model rather than copying the node out of it.
+    record.protos.emplace_back(model_.proto, &node);
+    bindOutputs(call, node, std::move(record));
   }
 
   // Single-output ops are their value; multi-output ops are followed by one getitem per output
@@ -719,37 +718,51 @@ class Tracer {
   // output used outside, inputs all defined before the region starts.
   struct Group {
     std::vector<int> members;  // in topological order
-    std::string scope_key;
   };
 
   void findGroups(const ::onnx::GraphProto& graph, const std::vector<int>& order) {
-    std::unordered_set<std::string> constant_values;
-    for (const auto& init : graph.initializer()) constant_values.insert(init.name());
-    std::unordered_map<std::string, std::vector<int>> by_scope;
-    std::unordered_map<int, size_t> position;
+    std::unordered_set<size_t> pattern_sizes;
+    for (const auto& pattern : groupPatterns()) pattern_sizes.insert(pattern.first.size());
+    ir::FlatMap<std::string_view, bool> constant_values;
+    for (const auto& init : graph.initializer()) constant_values[init.name()] = true;
+    ir::FlatMap<std::string_view, std::vector<int>> by_scope;
+    std::vector<size_t> position(static_cast<size_t>(graph.node_size()));
     for (size_t p = 0; p < order.size(); ++p) {
       int i = order[p];
-      position[i] = p;
+      position[static_cast<size_t>(i)] = p;
       const NodeProto& node = graph.node(i);
       if (isAliasCandidate(node) && node.output_size() == 1 &&
           (node.op_type() == "Constant" || (node.input_size() == 1 && constant_values.count(node.input(0))))) {
-        constant_values.insert(node.output(0));
+        constant_values[node.output(0)] = true;
         continue;
       }
-      auto elements = scopeElements(node.name());
-      if (elements.empty()) continue;
-      std::string key;
-      for (const auto& e : elements) key += "/" + e;
-      if (scope_has_children_.count(key) || scope_ops_[key] < 2) continue;
+      std::string_view key = scopeKey(node.name());
+      if (key.empty() || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(scope_ops_.at(key))))
+        continue;
       by_scope[key].push_back(i);
     }
-    std::unordered_map<std::string, int> producer;
+    // Cheap test first: only decompositions of torch.nn modules are leaves; a custom module is
+    // traced through, as torch.fx does.
+    std::vector<std::vector<int>> candidates;
+    by_scope.forEach([&](std::string_view, const std::vector<int>& members) {
+      std::vector<std::string> ops;
+      bool has_weight = false;
+      for (int i : members) {
+        const NodeProto& node = graph.node(i);
+        ops.push_back(node.op_type());
+        for (const auto& input : node.input()) has_weight = has_weight || constant_values.count(input);
+      }
+      if (!groupType(ops, has_weight).empty()) candidates.push_back(members);
+    });
+    if (candidates.empty()) return;
+    std::unordered_map<std::string_view, std::vector<int>> consumers;
     for (int i : order) {
-      for (const auto& output : graph.node(i).output()) producer[output] = i;
+      for (const auto& input : graph.node(i).input()) consumers[input].push_back(i);
     }
     std::unordered_set<std::string> graph_outputs;
     for (const auto& output : graph.output()) graph_outputs.insert(output.name());
-    for (auto& [key, members] : by_scope) {
+    // Then the region must be closed: one value used outside, every input defined before it.
+    for (const auto& members : candidates) {
       std::unordered_set<int> inside(members.begin(), members.end());
       std::unordered_set<std::string> produced;
       bool ok = true;
@@ -759,42 +772,30 @@ class Tracer {
              !functions_.count(node.domain() + ":" + node.op_type());
         for (const auto& output : node.output()) produced.insert(output);
       }
-      if (!ok) continue;
-      size_t first = position[members.front()];
-      std::unordered_set<std::string> external_outputs;
+      size_t first = position[static_cast<size_t>(members.front())];
       for (int i : members) {
         for (const auto& input : graph.node(i).input()) {
           if (input.empty() || produced.count(input) || constant_values.count(input)) continue;
-          auto it = producer.find(input);
-          if (it != producer.end() && position[it->second] > first) ok = false;
+          const int* producer = producer_.find(input);
+          if (producer && *producer >= 0 && position[static_cast<size_t>(*producer)] > first) ok = false;
         }
       }
-      for (int i : order) {
-        if (inside.count(i)) continue;
-        for (const auto& input : graph.node(i).input()) {
-          if (produced.count(input)) external_outputs.insert(input);
-        }
-      }
+      std::unordered_set<std::string> external_outputs;
       for (const auto& value : produced) {
         if (graph_outputs.count(value)) external_outputs.insert(value);
+        for (int user : consumers[value]) {
+          if (!inside.count(user)) external_outputs.insert(value);
+        }
       }
       if (!ok || external_outputs.size() != 1) continue;
-      // Only decompositions of torch.nn modules are leaves; a custom module is traced through.
-      std::vector<std::string> ops;
-      bool has_weight = false;
-      for (int i : members) {
-        const NodeProto& node = graph.node(i);
-        ops.push_back(node.op_type());
-        for (const auto& input : node.input()) has_weight = has_weight || constant_values.count(input);
-      }
-      if (groupType(ops, has_weight).empty()) continue;
       for (int i : members) group_of_[i] = groups_.size();
-      groups_.push_back(Group{members, key});
+      groups_.push_back(Group{members});
     }
   }
 
-  static std::string groupType(const std::vector<std::string>& ops, bool has_weight) {
-    static const std::vector<std::pair<std::vector<std::string>, std::string>> patterns = {
+  using GroupPatterns = std::vector<std::pair<std::vector<std::string>, std::string>>;
+  static const GroupPatterns& groupPatterns() {
+    static const GroupPatterns patterns = {
         {{"HardSigmoid", "Mul"}, "Hardswish"},
         {{"Sigmoid", "Mul"}, "SiLU"},
         {{"Div", "Erf", "Add", "Mul", "Mul"}, "GELU"},
@@ -802,7 +803,12 @@ class Tracer {
         {{"MatMul", "Add"}, "Linear"},
         {{"Transpose", "MatMul", "Add"}, "Linear"},  // without constant folding
         {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"}, "LayerNorm"}};
-    for (const auto& [pattern, type] : patterns) {
+    return patterns;
+  }
+
+  // The torch.nn type of a decomposed module, or "" when the ops match none.
+  static std::string groupType(const std::vector<std::string>& ops, bool has_weight) {
+    for (const auto& [pattern, type] : groupPatterns()) {
       if (pattern == ops && (type != "Linear" || has_weight)) return type;  // Linear needs weights
     }
     return "";
@@ -852,17 +858,13 @@ class Tracer {
     }
     NodeRecord record;
     ir::Node* node = emitModuleCall(std::move(call), record);
-    for (int i : group.members) {
-      auto proto = std::make_shared<NodeProto>();
-      proto->Swap(graph.mutable_node(i));
-      record.protos.push_back(proto);
-    }
+    for (int i : group.members) record.protos.emplace_back(model_.proto, &graph.node(i));
     values_[output] = node;
     fillMeta(node->meta, typeOf(output));
     node->meta.source = std::move(record);
   }
 
-  bool usedOnlyInside(const std::string& value, const Group& group, const ::onnx::GraphProto& graph) {
+  bool usedOnlyInside(std::string_view value, const Group& group, const ::onnx::GraphProto& graph) {
     int inside = 0;
     for (int i : group.members) {
       for (const auto& input : graph.node(i).input()) inside += input == value;
@@ -870,9 +872,9 @@ class Tracer {
     return uses_.at(value) == inside;
   }
 
-  const ::onnx::TypeProto* typeOf(const std::string& value) const {
-    auto it = types_.find(value);
-    return it == types_.end() ? nullptr : it->second;
+  const ::onnx::TypeProto* typeOf(std::string_view value) const {
+    const ::onnx::TypeProto* const* type = types_.find(value);
+    return type ? *type : nullptr;
   }
 
   LoadedModel model_;
@@ -881,12 +883,14 @@ class Tracer {
   std::unordered_set<std::string> domains_;
   std::unordered_set<std::string> functions_;
   int default_opset_ = 1;
-  std::unordered_map<std::string, const ::onnx::TypeProto*> types_;
-  std::unordered_map<std::string, int> uses_;
-  std::unordered_map<std::string, int> scope_ops_;
-  std::unordered_set<std::string> scope_has_children_;
-  std::unordered_map<std::string, Constant> constants_;
-  std::unordered_map<std::string, ir::Node*> values_;
+  // Keyed by views of the value names in model_.proto, which outlives the tracer's use of them.
+  ir::FlatMap<std::string_view, const ::onnx::TypeProto*> types_;
+  ir::FlatMap<std::string_view, int> producer_;
+  ir::FlatMap<std::string_view, int> uses_;
+  ir::FlatMap<std::string_view, int> scope_ops_;  // views of node names in model_.proto
+  ir::FlatMap<std::string_view, bool> scope_has_children_;
+  ir::FlatMap<std::string_view, Constant> constants_;
+  ir::FlatMap<std::string_view, ir::Node*> values_;
   ir::NameSpace module_names_;
   int tensor_constants_ = 0;
   std::vector<Group> groups_;

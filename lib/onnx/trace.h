@@ -19,7 +19,7 @@ struct TraceOptions {
 // Stored in Node::meta.source of every node made from ONNX nodes.
 struct NodeRecord {
   // The ONNX node (op type, domain, attributes, value names), or the ops of a module group.
-  std::vector<std::shared_ptr<::onnx::NodeProto>> protos;
+  std::vector<std::shared_ptr<const ::onnx::NodeProto>> protos;
   // Each ONNX value read from outside: "arg" for an FX argument (in order), else the name of the
   // module tensor it binds.
   std::vector<std::pair<std::string, std::string>> inputs;

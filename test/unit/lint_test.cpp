@@ -47,7 +47,7 @@ TEST_CASE("lint: users/args symmetry, both ways") {
   Node* x = g.placeholder("x");
   Node* a = g.callFunction("torch.relu", {x});
   NodeTestAccess::users(x).clear();
-  CHECK(lintGraph(g) == "Node 'x' is an argument of 'relu' but does not list it as a user exactly once");
+  CHECK(lintGraph(g) == "Node 'x' is an argument of 'relu' but does not list it as a user");
   NodeTestAccess::users(x).push_back(a);
   Node* b = g.callFunction("torch.tanh", {a});
   NodeTestAccess::users(x).push_back(b);
