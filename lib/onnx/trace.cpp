@@ -737,8 +737,8 @@ class Tracer {
         continue;
       }
       std::string_view key = scopeKey(node.name());
-      if (key.empty() || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(scope_ops_.at(key))))
-        continue;
+      const int* ops = scope_ops_.find(key);
+      if (!ops || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(*ops))) continue;
       by_scope[key].push_back(i);
     }
     // Cheap test first: only decompositions of torch.nn modules are leaves; a custom module is
