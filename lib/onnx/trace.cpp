@@ -815,7 +815,7 @@ class Tracer {
   }
 
   void traceGroup(::onnx::GraphProto& graph, const Group& group) {
-    std::unordered_set<std::string> produced;
+    std::unordered_set<std::string_view> produced;  // views of names in the model
     for (int i : group.members) {
       for (const auto& output : graph.node(i).output()) produced.insert(output);
     }
@@ -852,8 +852,8 @@ class Tracer {
     }
     call.type = groupType(ops, /*has_weight=*/true);  // findGroups checked the weight
     // The one value the rest of the graph reads.
-    std::string output;
-    for (const auto& value : produced) {
+    std::string_view output;
+    for (std::string_view value : produced) {
       if (uses_.count(value) && !usedOnlyInside(value, group, graph)) output = value;
     }
     NodeRecord record;
