@@ -43,6 +43,30 @@ int64_t Tensor::numel() const {
   return n;
 }
 
+std::string& Tensor::ownedBytes() {
+  if (view_) {
+    owned_.assign(view_, view_size_);
+    view_ = nullptr;
+    view_size_ = 0;
+    keep_alive_.reset();
+  }
+  return owned_;
+}
+
+void Tensor::setBytes(std::string bytes) {
+  owned_ = std::move(bytes);
+  view_ = nullptr;
+  view_size_ = 0;
+  keep_alive_.reset();
+}
+
+void Tensor::setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size) {
+  owned_.clear();
+  keep_alive_ = std::move(keep_alive);
+  view_ = data;
+  view_size_ = size;
+}
+
 namespace {
 template <typename Entries>
 void reindex(const Entries& entries, std::unordered_map<std::string, size_t>& index) {

@@ -25,13 +25,29 @@ enum class DType : int32_t {
 std::string_view dtypeName(DType dtype);  // "float32", ...
 size_t dtypeSize(DType dtype);            // bytes per element, 0 for strings
 
-// A constant tensor: raw little-endian bytes (moved out of the parsed model, not copied).
-struct Tensor {
+// A constant tensor. Its little-endian bytes are owned here, or are a view into storage that
+// `keep_alive` holds (the memory-mapped model file), so that loading a model copies no weights.
+// A view may be unaligned: read it with memcpy, or take ownedBytes() first.
+class Tensor {
+ public:
   DType dtype = DType::kUndefined;
   std::vector<int64_t> dims;
-  std::string data;
   std::vector<std::string> strings;  // for DType::kString
+
   int64_t numel() const;
+  const char* bytes() const { return view_ ? view_ : owned_.data(); }
+  size_t byteSize() const { return view_ ? view_size_ : owned_.size(); }
+  bool isView() const { return view_ != nullptr; }
+  // The bytes as an owned, writable string (a view is copied once).
+  std::string& ownedBytes();
+  void setBytes(std::string bytes);
+  void setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size);
+
+ private:
+  std::string owned_;
+  std::shared_ptr<const void> keep_alive_;
+  const char* view_ = nullptr;
+  size_t view_size_ = 0;
 };
 
 class Module {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
 #include <iterator>
@@ -34,16 +35,141 @@ void packInto(std::string& out, const Field& values, size_t element_size) {
 
 }  // namespace
 
-Expected<LoadedModel> parseModel(const char* data, size_t size, std::string base_dir) {
+// ---- Leaving weights in the mapped file -------------------------------------------------------
+// protobuf copies every bytes field it parses. For a model that is mostly weights, that copy (and
+// the page faults of a fresh allocation as large as the file) is most of the load time. So the
+// wire format is scanned first: ModelProto.graph (7) → GraphProto.initializer (5) →
+// TensorProto.raw_data (9). Large raw_data fields are cut out (their enclosing lengths
+// re-encoded) and only the rest is parsed; the tensors then view the bytes where they lie.
+
+namespace {
+
+constexpr size_t kMinimumSpan = 256;  // smaller raw_data is not worth a view
+// Below this, or below a quarter of the file, the rewrite costs more than it saves.
+constexpr size_t kMinimumSavings = 64 << 10;
+
+bool readVarint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
+  value = 0;
+  for (int shift = 0; shift < 64 && p < end; shift += 7) {
+    uint8_t byte = *p++;
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return true;
+  }
+  return false;
+}
+
+void writeVarint(std::string& out, uint64_t value) {
+  while (value >= 0x80) {
+    out += static_cast<char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  out += static_cast<char>(value);
+}
+
+// Advances `p` over one field's payload; false when the bytes are not valid wire format.
+bool skipPayload(const uint8_t*& p, const uint8_t* end, uint32_t wire_type) {
+  uint64_t value;
+  switch (wire_type) {
+    case 0: return readVarint(p, end, value);
+    case 1: if (end - p < 8) return false; p += 8; return true;
+    case 5: if (end - p < 4) return false; p += 4; return true;
+    case 2:
+      if (!readVarint(p, end, value) || value > static_cast<uint64_t>(end - p)) return false;
+      p += value;
+      return true;
+    default: return false;  // groups (3, 4) are not used by ONNX
+  }
+}
+
+class Stripper {
+ public:
+  Stripper(const uint8_t* begin, const uint8_t* end) : begin_(begin), end_(end) {}
+
+  // Writes the message without large raw_data to `out`; false on malformed input.
+  bool run(std::string& out) { return message(begin_, end_, out, Level::kModel); }
+  const std::vector<RawSpan>& spans() const { return spans_; }
+  size_t saved() const { return saved_; }
+
+ private:
+  enum class Level { kModel, kGraph, kTensor };
+
+  bool message(const uint8_t* p, const uint8_t* end, std::string& out, Level level) {
+    while (p < end) {
+      const uint8_t* field_start = p;
+      uint64_t tag;
+      if (!readVarint(p, end, tag)) return false;
+      uint32_t field = static_cast<uint32_t>(tag >> 3), wire_type = static_cast<uint32_t>(tag & 7);
+      bool nested = wire_type == 2 && ((level == Level::kModel && field == 7) ||
+                                       (level == Level::kGraph && field == 5));
+      bool raw_data = wire_type == 2 && level == Level::kTensor && field == 9;
+      if (!nested && !raw_data) {
+        if (!skipPayload(p, end, wire_type)) return false;
+        out.append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p - field_start));
+        continue;
+      }
+      uint64_t length;
+      if (!readVarint(p, end, length) || length > static_cast<uint64_t>(end - p)) return false;
+      if (raw_data) {
+        if (length >= kMinimumSpan) {
+          spans_.back() = RawSpan{reinterpret_cast<const char*>(p), static_cast<size_t>(length)};
+          saved_ += length;
+        } else {
+          out.append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p + length - field_start));
+        }
+      } else {
+        if (level == Level::kGraph) spans_.emplace_back();  // one per initializer, in order
+        std::string inner;
+        if (!message(p, p + length, inner, level == Level::kModel ? Level::kGraph : Level::kTensor))
+          return false;
+        writeVarint(out, tag);
+        writeVarint(out, inner.size());
+        out += inner;
+      }
+      p += length;
+    }
+    return true;
+  }
+
+  const uint8_t* begin_;
+  const uint8_t* end_;
+  std::vector<RawSpan> spans_;
+  size_t saved_ = 0;
+};
+
+}  // namespace
+
+Expected<LoadedModel> parseModel(const char* data, size_t size, std::string base_dir,
+                                 std::shared_ptr<const void> file) {
   if (size == 0) return Error{"empty file, not an ONNX model"};
+  std::string stripped;
+  std::vector<RawSpan> spans;
+  if (file) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(data);
+    Stripper stripper(bytes, bytes + size);
+    if (stripper.run(stripped) && stripper.saved() >= kMinimumSavings && stripper.saved() * 4 >= size) {
+      spans = stripper.spans();
+      data = stripped.data();
+      size = stripped.size();
+    } else {
+      file.reset();  // malformed (protobuf will say so) or too little to gain
+    }
+  }
   if (size > static_cast<size_t>(INT32_MAX))
     return Error{"file is over 2 GB; store the weights as external data"};
   auto proto = std::make_shared<::onnx::ModelProto>();
   if (!proto->ParseFromArray(data, static_cast<int>(size)))
     return Error{"not a valid ONNX model (protobuf parse failed: truncated or not ONNX)"};
   if (!proto->has_graph()) return Error{"not an ONNX model (it has no graph)"};
-  return LoadedModel{std::move(proto), std::move(base_dir)};
+  return LoadedModel{std::move(proto), std::move(base_dir), std::move(spans), std::move(file)};
 }
+
+namespace {
+struct Mapping {
+  void* address;
+  size_t size;
+  ~Mapping() { ::munmap(address, size); }
+};
+}  // namespace
 
 Expected<LoadedModel> loadModel(const std::string& path) {
   if (path == "-") {
@@ -72,17 +198,18 @@ Expected<LoadedModel> loadModel(const std::string& path) {
     if (n < 0) return systemError("cannot read");
     return parseModel(bytes.data(), bytes.size(), directoryOf(path));
   }
-  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   ::close(fd);
-  if (mapped == MAP_FAILED) return systemError("cannot map");
-  auto result = parseModel(static_cast<const char*>(mapped), size, directoryOf(path));
-  ::munmap(mapped, size);
-  return result;
+  if (address == MAP_FAILED) return systemError("cannot map");
+  std::shared_ptr<const void> mapping(new Mapping{address, size});  // unmapped with the last tensor
+  return parseModel(static_cast<const char*>(address), size, directoryOf(path), mapping);
 }
 
 Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                                                  const std::string& base_dir,
-                                                 const std::string& what) {
+                                                 const std::string& what,
+                                                 const LoadedModel* model,
+                                                 const RawSpan* span) {
   auto tensor = std::make_shared<ir::Tensor>();
   tensor->dtype = static_cast<ir::DType>(proto.data_type());
   for (int64_t d : proto.dims()) {
@@ -92,7 +219,10 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
   size_t element_size = ir::dtypeSize(tensor->dtype);
   if (tensor->dtype != ir::DType::kString && element_size == 0)
     return Error{what + ": unsupported data type " + std::to_string(proto.data_type())};
-  if (proto.has_data_location() && proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
+  std::string bytes;
+  if (span && span->data && model) {
+    tensor->setView(model->file, span->data, span->size);
+  } else if (proto.has_data_location() && proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
     std::string location;
     int64_t offset = 0, length = -1;
     for (const auto& entry : proto.external_data()) {
@@ -116,10 +246,10 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
       return Error{what + ": external data file '" + location + "' is too short (" +
                    std::to_string(info.st_size) + " bytes, need " + std::to_string(offset + length) + ")"};
     }
-    tensor->data.resize(static_cast<size_t>(length));
+    bytes.resize(static_cast<size_t>(length));
     size_t done = 0;
-    while (done < tensor->data.size()) {
-      ssize_t n = ::pread(fd, tensor->data.data() + done, tensor->data.size() - done,
+    while (done < bytes.size()) {
+      ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done,
                           static_cast<off_t>(offset) + static_cast<off_t>(done));
       if (n <= 0) {
         ::close(fd);
@@ -129,29 +259,30 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
     }
     ::close(fd);
   } else if (proto.has_raw_data()) {
-    tensor->data.swap(*proto.mutable_raw_data());
+    bytes.swap(*proto.mutable_raw_data());
   } else {
     using DT = ir::DType;
     switch (tensor->dtype) {
-      case DT::kFloat32: case DT::kComplex64: packInto(tensor->data, proto.float_data(), 4); break;
-      case DT::kFloat64: case DT::kComplex128: packInto(tensor->data, proto.double_data(), 8); break;
-      case DT::kInt64: packInto(tensor->data, proto.int64_data(), 8); break;
-      case DT::kUInt32: packInto(tensor->data, proto.uint64_data(), 4); break;
-      case DT::kUInt64: packInto(tensor->data, proto.uint64_data(), 8); break;
+      case DT::kFloat32: case DT::kComplex64: packInto(bytes, proto.float_data(), 4); break;
+      case DT::kFloat64: case DT::kComplex128: packInto(bytes, proto.double_data(), 8); break;
+      case DT::kInt64: packInto(bytes, proto.int64_data(), 8); break;
+      case DT::kUInt32: packInto(bytes, proto.uint64_data(), 4); break;
+      case DT::kUInt64: packInto(bytes, proto.uint64_data(), 8); break;
       case DT::kString:
         tensor->strings.assign(proto.string_data().begin(), proto.string_data().end());
         break;
-      default: packInto(tensor->data, proto.int32_data(), element_size); break;
+      default: packInto(bytes, proto.int32_data(), element_size); break;
     }
   }
+  if (!tensor->isView()) tensor->setBytes(std::move(bytes));
   int64_t numel = tensor->numel();
   if (tensor->dtype == ir::DType::kString) {
     if (static_cast<int64_t>(tensor->strings.size()) != numel)
       return Error{what + ": holds " + std::to_string(tensor->strings.size()) +
                    " strings but its shape needs " + std::to_string(numel)};
   } else {
-    if (tensor->data.size() != static_cast<size_t>(numel) * element_size)
-      return Error{what + ": holds " + std::to_string(tensor->data.size()) + " bytes but its shape of " +
+    if (tensor->byteSize() != static_cast<size_t>(numel) * element_size)
+      return Error{what + ": holds " + std::to_string(tensor->byteSize()) + " bytes but its shape of " +
                    std::string(ir::dtypeName(tensor->dtype)) + " needs " +
                    std::to_string(static_cast<size_t>(numel) * element_size)};
   }

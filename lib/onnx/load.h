@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/expected.h"
 #include "ir/graph_module.h"
@@ -15,20 +16,35 @@ class TensorProto;
 
 namespace fxc::onnx {
 
+// Where an initializer's raw bytes lie in the model file, when the parse left them there.
+struct RawSpan {
+  const char* data = nullptr;
+  size_t size = 0;
+};
+
 struct LoadedModel {
   std::shared_ptr<::onnx::ModelProto> proto;
   std::string base_dir;  // where external data files are looked up
+  // Large raw_data of the main graph's initializers is not parsed into the proto: span i holds
+  // initializer i's bytes inside `file`, the mapped model, which the tensors then share.
+  std::vector<RawSpan> initializer_bytes;
+  std::shared_ptr<const void> file;
 };
 
 // Reads and parses `path` ("-" reads stdin). Errors name no file: the caller prefixes it.
 Expected<LoadedModel> loadModel(const std::string& path);
-// Parses serialized bytes.
-Expected<LoadedModel> parseModel(const char* data, size_t size, std::string base_dir);
+// Parses serialized bytes. With `file` set (it owns `data`), large initializer bytes are left in
+// place instead of being copied into the proto.
+Expected<LoadedModel> parseModel(const char* data, size_t size, std::string base_dir,
+                                 std::shared_ptr<const void> file = nullptr);
 
-// Converts a TensorProto, moving its bytes out of the proto rather than copying them, and reading
-// external data relative to `base_dir`. `what` names the tensor in error messages.
+// Converts a TensorProto: its bytes are moved out of the proto (or, given `span`, shared with
+// the mapped file) rather than copied; external data is read relative to `base_dir`. `what`
+// names the tensor in error messages.
 Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                                                  const std::string& base_dir,
-                                                 const std::string& what);
+                                                 const std::string& what,
+                                                 const LoadedModel* model = nullptr,
+                                                 const RawSpan* span = nullptr);
 
 }  // namespace fxc::onnx

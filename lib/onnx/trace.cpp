@@ -209,8 +209,12 @@ class Tracer {
     std::vector<int> order = sortNodes(graph);
     readScopes(graph, order);
 
-    for (auto& init : *graph.mutable_initializer()) {
-      auto tensor = takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'");
+    for (int i = 0; i < graph.initializer_size(); ++i) {
+      auto& init = *graph.mutable_initializer(i);
+      const RawSpan* span = static_cast<size_t>(i) < model_.initializer_bytes.size()
+                                ? &model_.initializer_bytes[static_cast<size_t>(i)]
+                                : nullptr;
+      auto tensor = takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'", &model_, span);
       if (!tensor) throw TraceError{tensor.error()};
       constants_[init.name()] = Constant{tensor.take(), init.name(), nullptr};
     }
@@ -449,7 +453,7 @@ class Tracer {
     auto scalar = [&](ir::DType dtype, const void* data, size_t size, std::vector<int64_t> dims) {
       tensor->dtype = dtype;
       tensor->dims = std::move(dims);
-      tensor->data.assign(static_cast<const char*>(data), size);
+      tensor->setBytes(std::string(static_cast<const char*>(data), size));
     };
     const std::string& name = attr.name();
     if (name == "value" && attr.has_t()) {
@@ -569,8 +573,7 @@ class Tracer {
   // op schema (Clip's min/max, Resize's scales, ...).
   ModuleCall bufferedCall(const NodeProto& node) {
     ModuleCall call;
-    const ::onnx::OpSchema* schema =
-        ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
+    const ::onnx::OpSchema* schema = nullptr;  // looked up only when needed: the registry is slow to build
     for (int i = 0; i < node.input_size(); ++i) {
       size_t index = static_cast<size_t>(i);
       const std::string& input = node.input(i);
@@ -580,6 +583,7 @@ class Tracer {
         continue;
       }
       std::string name = "input" + std::to_string(i);
+      if (!schema) schema = ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
       if (schema && index < schema->inputs().size() &&
           schema->inputs()[index].GetOption() != ::onnx::OpSchema::Variadic)
         name = ir::snakeCase(schema->inputs()[index].GetName());

@@ -1,0 +1,75 @@
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "onnx/load.h"
+#include "onnx/trace.h"
+
+using namespace fxc;
+
+namespace {
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> allTensors(const ir::GraphModule& gm) {
+  std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> out;
+  for (const auto& [name, tensor] : gm.root().tensors()) out.emplace_back(name, tensor);
+  for (const auto& [path, module] : gm.namedModules()) {
+    for (const auto& [name, tensor] : module->tensors()) out.emplace_back(path + "." + name, tensor);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("weights left in the mapped file equal the weights protobuf parses") {
+  const std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/resnet18_narrow.onnx";
+  auto mapped = fxc::onnx::loadModel(path);
+  REQUIRE(mapped.ok());
+  CHECK(mapped.value().file != nullptr);  // big enough to take the zero-copy path
+  std::string bytes = readFile(path);
+  auto parsed = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
+  REQUIRE(parsed.ok());
+  CHECK(parsed.value().file == nullptr);
+
+  auto a = fxc::onnx::trace(mapped.take(), {});
+  auto b = fxc::onnx::trace(parsed.take(), {});
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  auto ta = allTensors(*a.value()), tb = allTensors(*b.value());
+  REQUIRE(ta.size() == tb.size());
+  REQUIRE(ta.size() > 40);
+  size_t views = 0;
+  for (size_t i = 0; i < ta.size(); ++i) {
+    CHECK(ta[i].first == tb[i].first);
+    REQUIRE(ta[i].second->byteSize() == tb[i].second->byteSize());
+    CHECK(std::memcmp(ta[i].second->bytes(), tb[i].second->bytes(), ta[i].second->byteSize()) == 0);
+    views += ta[i].second->isView();
+    CHECK_FALSE(tb[i].second->isView());
+  }
+  CHECK(views > 10);
+}
+
+TEST_CASE("a truncated file fails to parse on either path, with one message") {
+  const std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/resnet18_narrow.onnx";
+  std::string bytes = readFile(path).substr(0, 150000);
+  auto keep = std::make_shared<std::string>(bytes);
+  auto result = fxc::onnx::parseModel(keep->data(), keep->size(), ".", keep);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.error() == "not a valid ONNX model (protobuf parse failed: truncated or not ONNX)");
+}
+
+TEST_CASE("a view becomes owned bytes on demand") {
+  auto keep = std::make_shared<std::string>("abcdefgh");
+  ir::Tensor t;
+  t.setView(keep, keep->data() + 2, 4);
+  CHECK(t.isView());
+  CHECK(std::string(t.bytes(), t.byteSize()) == "cdef");
+  t.ownedBytes()[0] = 'X';
+  CHECK_FALSE(t.isView());
+  CHECK(std::string(t.bytes(), t.byteSize()) == "Xdef");
+  CHECK(*keep == "abcdefgh");
+}
