@@ -25,10 +25,11 @@ class FlatMap {
   template <typename K>
   Value* find(const K& key) {
     if (slots_.empty()) return nullptr;
-    for (size_t i = Hash{}(key) & mask_;; i = (i + 1) & mask_) {
+    size_t hash = Hash{}(key);
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (!slot.used) return nullptr;
-      if (slot.key == key) return &slot.value;
+      if (slot.hash == hash && slot.key == key) return &slot.value;
     }
   }
   template <typename K>
@@ -51,16 +52,18 @@ class FlatMap {
   // was inserted. The pointer is valid until the next insertion.
   std::pair<Value*, bool> emplace(Key key, Value value) {
     if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.empty() ? 16 : slots_.size() * 2);
-    for (size_t i = Hash{}(key) & mask_;; i = (i + 1) & mask_) {
+    size_t hash = Hash{}(key);
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (!slot.used) {
         slot.key = std::move(key);
         slot.value = std::move(value);
+        slot.hash = hash;
         slot.used = true;
         ++size_;
         return {&slot.value, true};
       }
-      if (slot.key == key) return {&slot.value, false};
+      if (slot.hash == hash && slot.key == key) return {&slot.value, false};
     }
   }
   Value& operator[](Key key) { return *emplace(std::move(key), Value{}).first; }
@@ -76,6 +79,7 @@ class FlatMap {
   struct Slot {
     Key key{};
     Value value{};
+    size_t hash = 0;  // compared before the key: most probes end there
     bool used = false;
   };
 

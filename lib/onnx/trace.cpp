@@ -225,7 +225,7 @@ class Tracer {
       if (constants_.count(input.name())) continue;
       ir::Node* node = gm_->graph().placeholder(input.name());
       fillMeta(node->meta, &input.type());
-      values_[input.name()] = node;
+      values_.at(input.name()).node = node;
     }
     // Constants first: they make no node, and a module group may read one defined mid-region.
     std::unordered_set<int> aliases;
@@ -278,7 +278,7 @@ class Tracer {
   }
 
   // Every value defined once (graph inputs, initializers, node outputs) and every input defined
-  // somewhere. Fills producer_ (value → node index; kGraphInput / kInitializer) and uses_.
+  // somewhere. Fills values_ with each value's producer and use count.
   static constexpr int kGraphInput = -1;
   static constexpr int kInitializer = -2;
 
@@ -290,17 +290,16 @@ class Tracer {
 
   void defineValues(const ::onnx::GraphProto& graph) {
     size_t n = static_cast<size_t>(graph.node_size());
-    producer_.reserve(n + static_cast<size_t>(graph.initializer_size()) + 16);
-    uses_.reserve(n + 16);
+    values_.reserve(n + static_cast<size_t>(graph.initializer_size() + graph.input_size()) + 16);
     for (const auto& init : graph.initializer()) {
-      if (!producer_.emplace(init.name(), kInitializer).second)
+      if (!values_.emplace(init.name(), Value{kInitializer}).second)
         throw TraceError{"value '" + init.name() + "' is defined twice (by two initializers)"};
     }
     std::unordered_set<std::string> inputs;
     for (const auto& input : graph.input()) {
       if (!inputs.insert(input.name()).second)
         throw TraceError{"graph input '" + input.name() + "' is declared twice"};
-      producer_.emplace(input.name(), kGraphInput);  // an input may also be an initializer
+      values_.emplace(input.name(), Value{kGraphInput});  // an input may also be an initializer
     }
     for (int i = 0; i < graph.node_size(); ++i) {
       const NodeProto& node = graph.node(i);
@@ -311,9 +310,9 @@ class Tracer {
                          "' is not imported by the model (opset_import)"};
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
-        auto [existing, fresh] = producer_.emplace(output, i);
+        auto [existing, fresh] = values_.emplace(output, Value{i});
         if (!fresh)
-          throw TraceError{"value '" + output + "' is defined twice: by " + definerText(graph, *existing) +
+          throw TraceError{"value '" + output + "' is defined twice: by " + definerText(graph, existing->producer) +
                            " and by " + describe(node, static_cast<size_t>(i))};
       }
     }
@@ -321,44 +320,55 @@ class Tracer {
       const NodeProto& node = graph.node(i);
       for (const auto& input : node.input()) {
         if (input.empty()) continue;
-        if (!producer_.count(input))
+        Value* value = values_.find(input);
+        if (!value)
           throw TraceError{describe(node, static_cast<size_t>(i)) + ": input '" + input +
                            "' is not a graph input, an initializer or any node's output"};
-        ++uses_[input];
+        ++value->uses;
       }
       if (!hasSubgraphs(node)) continue;
       for (const auto& captured : capturesOf(node)) {
-        if (!producer_.count(captured))
+        Value* value = values_.find(captured);
+        if (!value)
           throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" + std::string(captured) +
                            "', which is defined nowhere"};
-        ++uses_[captured];
+        ++value->uses;
       }
     }
     for (const auto& output : graph.output()) {
-      if (!producer_.count(output.name()))
-        throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
-      ++uses_[output.name()];
+      Value* value = values_.find(output.name());
+      if (!value) throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
+      ++value->uses;
     }
   }
 
   // Kahn's algorithm, keeping the file's order where it is already topological.
   std::vector<int> sortNodes(const ::onnx::GraphProto& graph) {
     size_t n = static_cast<size_t>(graph.node_size());
+    // Edges producer → consumer in compressed rows: one pass to count, one to fill.
     std::vector<int> pending(n, 0);
-    std::vector<std::vector<int>> dependents(n);
-    auto depend = [&](int i, std::string_view input) {
-      const int* producer = producer_.find(input);
-      if (!producer || *producer < 0) return;
-      ++pending[static_cast<size_t>(i)];
-      dependents[static_cast<size_t>(*producer)].push_back(i);
-    };
-    for (int i = 0; i < graph.node_size(); ++i) {
-      const NodeProto& node = graph.node(i);
-      for (const auto& input : node.input()) depend(i, input);
-      if (hasSubgraphs(node)) {
-        for (const auto& c : capturesOf(node)) depend(i, c);
+    std::vector<size_t> row(n + 1, 0);
+    auto forEachEdge = [&](auto&& edge) {
+      for (int i = 0; i < graph.node_size(); ++i) {
+        const NodeProto& node = graph.node(i);
+        auto depend = [&](std::string_view input) {
+          const Value* value = values_.find(input);
+          if (value && value->producer >= 0) edge(value->producer, i);
+        };
+        for (const auto& input : node.input()) depend(input);
+        if (hasSubgraphs(node)) {
+          for (const auto& c : capturesOf(node)) depend(c);
+        }
       }
-    }
+    };
+    forEachEdge([&](int from, int to) {
+      ++row[static_cast<size_t>(from) + 1];
+      ++pending[static_cast<size_t>(to)];
+    });
+    for (size_t i = 0; i < n; ++i) row[i + 1] += row[i];
+    std::vector<int> dependents(row[n]);
+    std::vector<size_t> fill(row.begin(), row.end() - 1);
+    forEachEdge([&](int from, int to) { dependents[fill[static_cast<size_t>(from)]++] = to; });
     std::vector<int> order;
     order.reserve(n);
     // A stack of ready nodes, pushed in reverse so that an already sorted file keeps its order.
@@ -370,9 +380,9 @@ class Tracer {
       int i = ready.back();
       ready.pop_back();
       order.push_back(i);
-      auto& deps = dependents[static_cast<size_t>(i)];
-      for (auto it = deps.rbegin(); it != deps.rend(); ++it) {
-        if (--pending[static_cast<size_t>(*it)] == 0) ready.push_back(*it);
+      for (size_t e = row[static_cast<size_t>(i) + 1]; e-- > row[static_cast<size_t>(i)];) {
+        int next = dependents[e];
+        if (--pending[static_cast<size_t>(next)] == 0) ready.push_back(next);
       }
     }
     if (order.size() != n) {
@@ -432,7 +442,7 @@ class Tracer {
 
   ir::Argument valueNode(std::string_view value) {
     if (value.empty()) return ir::Argument();
-    if (ir::Node** node = values_.find(value)) return ir::Argument(*node);
+    if (const Value* known = values_.find(value); known && known->node) return ir::Argument(known->node);
     return ir::Argument(constantNode(value));
   }
 
@@ -527,9 +537,9 @@ class Tracer {
     if (node.input_size() > 0) {
       const ::onnx::TypeProto* type = typeOf(node.input(0));
       if (type && type->tensor_type().has_shape()) return type->tensor_type().shape().dim_size() - 2;
-      ir::Node** producer = values_.find(node.input(0));
-      if (producer && (*producer)->op() == ir::Opcode::kCallModule) {
-        const std::string& t = gm_->findModule((*producer)->target())->type();
+      const Value* producer = values_.find(node.input(0));
+      if (producer && producer->node && producer->node->op() == ir::Opcode::kCallModule) {
+        const std::string& t = gm_->findModule(producer->node->target())->type();
         if (t.size() > 2 && t.compare(t.size() - 1, 1, "d") == 0 && std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
           return t[t.size() - 2] - '0';
       }
@@ -697,7 +707,7 @@ class Tracer {
     for (const auto& output : outputs) declared += output.empty() ? 0 : 1;
     if (declared <= 1 && (outputs.empty() || !outputs[0].empty())) {
       if (!outputs.empty()) {
-        values_[outputs[0]] = call;
+        values_.at(outputs[0]).node = call;
         fillMeta(call->meta, typeOf(outputs[0]));
       }
       call->meta.source = std::move(record);
@@ -707,11 +717,11 @@ class Tracer {
     call->meta.source = std::move(record);
     for (int i = 0; i < outputs.size(); ++i) {
       const std::string& output = outputs[i];
-      if (output.empty() || !uses_.count(output)) continue;
+      if (output.empty() || values_.at(output).uses == 0) continue;
       ir::Node* item = gm_->graph().callFunction("operator.getitem", {ir::Argument(call), ir::Argument(int64_t{i})});
       item->meta.source = NodeRecord{protos, {}, i};
       fillMeta(item->meta, typeOf(output));
-      values_[output] = item;
+      values_.at(output).node = item;
     }
   }
 
@@ -780,8 +790,8 @@ class Tracer {
       for (int i : members) {
         for (const auto& input : graph.node(i).input()) {
           if (input.empty() || produced.count(input) || constant_values.count(input)) continue;
-          const int* producer = producer_.find(input);
-          if (producer && *producer >= 0 && position[static_cast<size_t>(*producer)] > first) ok = false;
+          const Value* value = values_.find(input);
+          if (value && value->producer >= 0 && position[static_cast<size_t>(value->producer)] > first) ok = false;
         }
       }
       std::unordered_set<std::string> external_outputs;
@@ -858,12 +868,12 @@ class Tracer {
     // The one value the rest of the graph reads.
     std::string_view output;
     for (std::string_view value : produced) {
-      if (uses_.count(value) && !usedOnlyInside(value, group, graph)) output = value;
+      if (values_.at(value).uses > 0 && !usedOnlyInside(value, group, graph)) output = value;
     }
     NodeRecord record;
     ir::Node* node = emitModuleCall(std::move(call), record);
     for (int i : group.members) record.protos.emplace_back(model_.proto, &graph.node(i));
-    values_[output] = node;
+    values_.at(output).node = node;
     fillMeta(node->meta, typeOf(output));
     node->meta.source = std::move(record);
   }
@@ -873,7 +883,7 @@ class Tracer {
     for (int i : group.members) {
       for (const auto& input : graph.node(i).input()) inside += input == value;
     }
-    return uses_.at(value) == inside;
+    return values_.at(value).uses == inside;
   }
 
   const ::onnx::TypeProto* typeOf(std::string_view value) const {
@@ -889,12 +899,17 @@ class Tracer {
   int default_opset_ = 1;
   // Keyed by views of the value names in model_.proto, which outlives the tracer's use of them.
   ir::FlatMap<std::string_view, const ::onnx::TypeProto*> types_;
-  ir::FlatMap<std::string_view, int> producer_;
-  ir::FlatMap<std::string_view, int> uses_;
+
   ir::FlatMap<std::string_view, int> scope_ops_;  // views of node names in model_.proto
   ir::FlatMap<std::string_view, bool> scope_has_children_;
   ir::FlatMap<std::string_view, Constant> constants_;
-  ir::FlatMap<std::string_view, ir::Node*> values_;
+  // Every ONNX value of the main graph: who defines it, how often it is read, its FX node.
+  struct Value {
+    int producer = kGraphInput;  // node index, or kGraphInput / kInitializer
+    int uses = 0;
+    ir::Node* node = nullptr;
+  };
+  ir::FlatMap<std::string_view, Value> values_;
   ir::NameSpace module_names_;
   int tensor_constants_ = 0;
   std::vector<Group> groups_;
