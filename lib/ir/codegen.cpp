@@ -1,8 +1,10 @@
 // torch.fx's CodeGen._gen_python_code, emitting the same text for the same graph.
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 #include <unordered_map>
 
+#include "ir/flat_map.h"
 #include "ir/printers.h"
 
 namespace fxc::ir {
@@ -111,42 +113,53 @@ std::string emitExpression(const Node& node) {
 }  // namespace
 
 std::string pythonCode(const Graph& graph) {
-  // Last uses, found walking backwards: a value is freed on the line of its last user.
-  std::unordered_map<const Node*, const Node*> last_use;
-  std::unordered_map<const Node*, std::vector<const Node*>> frees;
-  last_use.reserve(graph.size());
-  std::vector<const Node*> order;
-  order.reserve(graph.size());
-  for (const Node* node : graph) order.push_back(node);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const Node* user = *it;
-    auto note = [&](Node* input) {
-      if (last_use.emplace(input, user).second) frees[user].push_back(input);
-    };
-    for (const Argument& arg : user->args()) arg.forEachNode(note);
-    for (const auto& [key, arg] : user->kwargs()) arg.forEachNode(note);
+  // Each value is freed on the line of its last user (torch.fx walks backwards to find it).
+  FlatMap<const Node*, const Node*> last_user;
+  last_user.reserve(graph.size());
+  for (const Node* node : graph) {
+    auto note = [&](Node* input) { last_user[input] = node; };
+    for (const Argument& arg : node->args()) visitNodes(arg, note);
+    for (const auto& [key, arg] : node->kwargs()) visitNodes(arg, note);
   }
 
   std::string params = "self";
   std::string body;
-  for (const Node* node : order) {
+  body.reserve(graph.size() * 64);
+  std::vector<const Node*> freed;
+  for (const Node* node : graph) {
     if (node->op() == Opcode::kPlaceholder) {
       params += ", " + node->target();
       if (node->target() != node->name()) body += "    " + node->name() + " = " + node->target() + "\n";
       continue;
     }
     if (node->op() == Opcode::kOutput) {
-      body += "    return " + (node->args().empty() ? std::string("None") : pyRepr(node->args()[0])) + "\n";
+      body += "    return ";
+      body += node->args().empty() ? std::string("None") : pyRepr(node->args()[0]);
+      body += '\n';
       continue;
     }
-    body += "    " + node->name() + " = " + emitExpression(*node);
-    auto it = frees.find(node);
-    if (it != frees.end()) {
+    body += "    ";
+    body += node->name();
+    body += " = ";
+    body += emitExpression(*node);
+    // Freed in the order torch.fx lists them: args then kwargs, first occurrence.
+    freed.clear();
+    auto collect = [&](Node* input) {
+      const Node* const* last = last_user.find(input);
+      if (last && *last == node && std::find(freed.begin(), freed.end(), input) == freed.end())
+        freed.push_back(input);
+    };
+    for (const Argument& arg : node->args()) visitNodes(arg, collect);
+    for (const auto& [key, arg] : node->kwargs()) visitNodes(arg, collect);
+    if (!freed.empty()) {
       body += ";  ";
-      for (const Node* freed : it->second) body += freed->name() + " = ";
+      for (const Node* value : freed) {
+        body += value->name();
+        body += " = ";
+      }
       body += "None";
     }
-    body += "\n";
+    body += '\n';
   }
   if (body.empty()) body = "    pass\n";
   return "def forward(" + params + "):\n" + body;
