@@ -1,8 +1,7 @@
 #include "tools/common.h"
 
-#include <unistd.h>
-
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -27,9 +26,11 @@ Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& pa
   spdlog::debug("{}: parsed in {:.3f} s", label, watch.lap());
   auto traced = onnx::trace(loaded.take(), options);
   if (!traced) return Error{label + ": " + traced.error()};
-  spdlog::debug("{}: traced {} nodes in {:.3f} s", label, traced.value()->graph().size(), watch.lap());
+  spdlog::debug("{}: traced {} nodes in {:.3f} s", label, traced.value()->graph().size(),
+                watch.lap());
   std::string problem = ir::lintGraph(traced.value()->graph(), traced.value().get());
-  if (!problem.empty()) return Error{label + ": internal error, the traced graph fails lint: " + problem};
+  if (!problem.empty())
+    return Error{label + ": internal error, the traced graph fails lint: " + problem};
   spdlog::debug("{}: linted in {:.3f} s", label, watch.lap());
   return traced;
 }

@@ -1,12 +1,11 @@
 // What every fxc subcommand shares: resolving MODEL, loading + tracing it, reporting errors.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "ir/expected.h"
 #include "ir/graph_module.h"

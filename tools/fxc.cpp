@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
 
   auto logger = spdlog::stderr_logger_st("fxc");
   logger->set_pattern("fxc: %v");
-  logger->set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+  logger->set_level(quiet     ? spdlog::level::err
+                    : verbose ? spdlog::level::debug
+                              : spdlog::level::info);
   spdlog::set_default_logger(logger);
 
   try {

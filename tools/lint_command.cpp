@@ -42,7 +42,8 @@ Runner addLintCommand(CLI::App& app) {
   auto flags = std::make_shared<LintFlags>();
   CLI::App* cmd = app.add_subcommand("lint", "Trace models and check the graph invariants");
   cmd->add_option("models", flags->models, "ONNX files (default: stdin when piped)");
-  cmd->add_flag("--inline-functions", flags->inline_functions, "trace through ONNX local functions");
+  cmd->add_flag("--inline-functions", flags->inline_functions,
+                "trace through ONNX local functions");
   return [cmd, flags]() { return cmd->parsed() ? runLint(*flags) : -1; };
 }
 

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "ir/printers.h"
@@ -57,7 +56,8 @@ int runTrace(const TraceFlags& flags) {
 
 Runner addTraceCommand(CLI::App& app) {
   auto flags = std::make_shared<TraceFlags>();
-  CLI::App* cmd = app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
+  CLI::App* cmd =
+      app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   cmd->add_flag("--print-tabular", flags->tabular, "torch.fx's print_tabular view (the default)");
   cmd->add_flag("--code", flags->code, "the graph as torch.fx's generated Python code");
@@ -65,7 +65,8 @@ Runner addTraceCommand(CLI::App& app) {
   cmd->add_flag("--shapes", flags->shapes, "add shape and dtype columns (ONNX shape inference)");
   cmd->add_flag("--inline-functions", flags->inline_functions,
                 "trace through ONNX local functions instead of keeping them as leaf calls");
-  cmd->add_option("--format", flags->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", flags->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runTrace(*flags) : -1; };
 }
 

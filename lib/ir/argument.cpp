@@ -121,14 +121,22 @@ std::string formatDict(const Kwargs& kwargs, const Style& style) {
 
 std::string format(const Argument& arg, const Style& style) {
   switch (arg.kind()) {
-    case Argument::Kind::kNone: return "None";
-    case Argument::Kind::kBool: return arg.toBool() ? "True" : "False";
-    case Argument::Kind::kInt: return std::to_string(arg.toInt());
-    case Argument::Kind::kFloat: return pyFloatRepr(arg.toFloat());
-    case Argument::Kind::kString: return style.string(arg.toString());
-    case Argument::Kind::kNode: return style.node(arg.toNode());
-    case Argument::Kind::kTuple: return formatSequence(arg.items(), true, style);
-    case Argument::Kind::kList: return formatSequence(arg.items(), false, style);
+    case Argument::Kind::kNone:
+      return "None";
+    case Argument::Kind::kBool:
+      return arg.toBool() ? "True" : "False";
+    case Argument::Kind::kInt:
+      return std::to_string(arg.toInt());
+    case Argument::Kind::kFloat:
+      return pyFloatRepr(arg.toFloat());
+    case Argument::Kind::kString:
+      return style.string(arg.toString());
+    case Argument::Kind::kNode:
+      return style.node(arg.toNode());
+    case Argument::Kind::kTuple:
+      return formatSequence(arg.items(), true, style);
+    case Argument::Kind::kList:
+      return formatSequence(arg.items(), false, style);
   }
   return "";
 }
@@ -139,10 +147,14 @@ constexpr Style kGraphStyle{true};
 }  // namespace
 
 std::string pyRepr(const Argument& arg) { return format(arg, kReprStyle); }
-std::string pyRepr(const std::vector<Argument>& args) { return formatSequence(args, true, kReprStyle); }
+std::string pyRepr(const std::vector<Argument>& args) {
+  return formatSequence(args, true, kReprStyle);
+}
 std::string pyRepr(const Kwargs& kwargs) { return formatDict(kwargs, kReprStyle); }
 std::string fxFormat(const Argument& arg) { return format(arg, kGraphStyle); }
-std::string fxFormat(const std::vector<Argument>& args) { return formatSequence(args, true, kGraphStyle); }
+std::string fxFormat(const std::vector<Argument>& args) {
+  return formatSequence(args, true, kGraphStyle);
+}
 std::string fxFormat(const Kwargs& kwargs) { return formatDict(kwargs, kGraphStyle); }
 
 }  // namespace fxc::ir

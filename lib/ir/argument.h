@@ -25,8 +25,12 @@ class Argument {
   Argument(const char* value) : Argument(std::string(value)) {}
   Argument(Node* node) : kind_(Kind::kNode) { scalar_.node = node; }
 
-  static Argument tuple(std::vector<Argument> items) { return Argument(Kind::kTuple, std::move(items)); }
-  static Argument list(std::vector<Argument> items) { return Argument(Kind::kList, std::move(items)); }
+  static Argument tuple(std::vector<Argument> items) {
+    return Argument(Kind::kTuple, std::move(items));
+  }
+  static Argument list(std::vector<Argument> items) {
+    return Argument(Kind::kList, std::move(items));
+  }
 
   Kind kind() const { return kind_; }
   bool isNone() const { return kind_ == Kind::kNone; }
@@ -79,7 +83,7 @@ std::string pyStringRepr(const std::string& value);
 // repr() as torch.fx's tabular view shows args: nodes by name, Python literals otherwise.
 std::string pyRepr(const Argument& arg);
 std::string pyRepr(const std::vector<Argument>& args);  // as a tuple
-std::string pyRepr(const Kwargs& kwargs);                // as a dict
+std::string pyRepr(const Kwargs& kwargs);               // as a dict
 // torch.fx's _format_arg, used by str(graph): nodes as %name, strings unquoted.
 std::string fxFormat(const Argument& arg);
 std::string fxFormat(const std::vector<Argument>& args);  // as a tuple

@@ -50,17 +50,17 @@ std::string formatArgs(const std::vector<Argument>& args, size_t skip, const Kwa
 // torch.fx's magic_methods: operator targets printed as Python operators.
 const char* magicFormat(std::string_view target) {
   static const std::unordered_map<std::string_view, const char*> table = {
-      {"operator.add", "{} + {}"},   {"operator.sub", "{} - {}"},
-      {"operator.mul", "{} * {}"},   {"operator.floordiv", "{} // {}"},
+      {"operator.add", "{} + {}"},     {"operator.sub", "{} - {}"},
+      {"operator.mul", "{} * {}"},     {"operator.floordiv", "{} // {}"},
       {"operator.truediv", "{} / {}"}, {"operator.mod", "{} % {}"},
-      {"operator.pow", "{} ** {}"},  {"operator.lshift", "{} << {}"},
+      {"operator.pow", "{} ** {}"},    {"operator.lshift", "{} << {}"},
       {"operator.rshift", "{} >> {}"}, {"operator.and_", "{} & {}"},
-      {"operator.or_", "{} | {}"},   {"operator.xor", "{} ^ {}"},
-      {"operator.getitem", "{}[{}]"}, {"operator.matmul", "{} @ {}"},
-      {"operator.eq", "{} == {}"},   {"operator.ne", "{} != {}"},
-      {"operator.lt", "{} < {}"},    {"operator.gt", "{} > {}"},
-      {"operator.le", "{} <= {}"},   {"operator.ge", "{} >= {}"},
-      {"operator.pos", "+{}"},       {"operator.neg", "-{}"},
+      {"operator.or_", "{} | {}"},     {"operator.xor", "{} ^ {}"},
+      {"operator.getitem", "{}[{}]"},  {"operator.matmul", "{} @ {}"},
+      {"operator.eq", "{} == {}"},     {"operator.ne", "{} != {}"},
+      {"operator.lt", "{} < {}"},      {"operator.gt", "{} > {}"},
+      {"operator.le", "{} <= {}"},     {"operator.ge", "{} >= {}"},
+      {"operator.pos", "+{}"},         {"operator.neg", "-{}"},
       {"operator.invert", "~{}"}};
   auto it = table.find(target);
   return it == table.end() ? nullptr : it->second;
@@ -129,7 +129,8 @@ std::string pythonCode(const Graph& graph) {
   for (const Node* node : graph) {
     if (node->op() == Opcode::kPlaceholder) {
       params += ", " + node->target();
-      if (node->target() != node->name()) body += "    " + node->name() + " = " + node->target() + "\n";
+      if (node->target() != node->name())
+        body += "    " + node->name() + " = " + node->target() + "\n";
       continue;
     }
     if (node->op() == Opcode::kOutput) {

@@ -192,7 +192,8 @@ void Graph::eraseNode(Node* node) {
     throw IrError("Tried to erase Node " + node->name() + " but it still had " +
                   std::to_string(node->users_.size()) + " users in the graph: " + users + "!");
   }
-  if (node->graph_ != this) throw IrError("Node '" + node->name() + "' does not belong to this Graph");
+  if (node->graph_ != this)
+    throw IrError("Node '" + node->name() + "' does not belong to this Graph");
   if (insert_before_ == node) insert_before_ = node->next_;
   node->detachInputs();
   unlink(node);
@@ -233,7 +234,8 @@ std::unordered_map<const Node*, Node*> Graph::copyFrom(const Graph& other) {
     for (const Argument& arg : node->args_) args.push_back(arg.mapNodes(remap));
     Kwargs kwargs;
     for (const auto& [key, arg] : node->kwargs_) kwargs.emplace_back(key, arg.mapNodes(remap));
-    Node* copy = createNode(node->op_, node->target_, std::move(args), std::move(kwargs), node->name_);
+    Node* copy =
+        createNode(node->op_, node->target_, std::move(args), std::move(kwargs), node->name_);
     copy->meta = node->meta;
     mapping.emplace(node, copy);
   }

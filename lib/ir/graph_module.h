@@ -2,8 +2,8 @@
 // and named parameters/buffers) — torch.fx's GraphModule with an nn.Module hierarchy.
 #pragma once
 
-#include <cstdint>
 #include <any>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,9 +18,23 @@ namespace fxc::ir {
 
 // Element types, numbered as ONNX's TensorProto.DataType.
 enum class DType : int32_t {
-  kUndefined = 0, kFloat32 = 1, kUInt8 = 2, kInt8 = 3, kUInt16 = 4, kInt16 = 5, kInt32 = 6,
-  kInt64 = 7, kString = 8, kBool = 9, kFloat16 = 10, kFloat64 = 11, kUInt32 = 12, kUInt64 = 13,
-  kComplex64 = 14, kComplex128 = 15, kBFloat16 = 16,
+  kUndefined = 0,
+  kFloat32 = 1,
+  kUInt8 = 2,
+  kInt8 = 3,
+  kUInt16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kString = 8,
+  kBool = 9,
+  kFloat16 = 10,
+  kFloat64 = 11,
+  kUInt32 = 12,
+  kUInt64 = 13,
+  kComplex64 = 14,
+  kComplex128 = 15,
+  kBFloat16 = 16,
 };
 std::string_view dtypeName(DType dtype);  // "float32", ...
 size_t dtypeSize(DType dtype);            // bytes per element, 0 for strings

@@ -24,7 +24,8 @@ std::string checkTarget(const Node& node, const GraphModule& owner) {
   size_t start = 0;
   while (true) {
     size_t dot = target.find('.', start);
-    std::string atom = target.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string atom =
+        target.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     bool last = dot == std::string::npos;
     const Module* child = module->child(atom);
     bool is_tensor = module->tensor(atom) != nullptr;
@@ -58,8 +59,9 @@ std::string lintGraph(const Graph& graph, const GraphModule* owner) {
     if (node->graph_ != &graph) return "Node '" + node->name() + "' does not belong to this Graph!";
     if (++count > graph.size_) break;
   }
-  if (count != graph.size_) return "Graph lists " + std::to_string(count) + " nodes but counts " +
-                                   std::to_string(graph.size_);
+  if (count != graph.size_)
+    return "Graph lists " + std::to_string(count) + " nodes but counts " +
+           std::to_string(graph.size_);
 
   // A node is "defined" once visited in this epoch: O(1) without a set of a million pointers.
   const uint64_t epoch = ++graph.lint_epoch_;
@@ -100,16 +102,21 @@ std::string lintGraph(const Graph& graph, const GraphModule* owner) {
     FlatMap<const Node*, bool> distinct;
     for (size_t i = 0; i < users.size(); ++i) {
       const Node* user = users[i];
-      bool repeated = users.size() > 16 ? !distinct.emplace(user, true).second
-                                        : std::find(users.begin(), users.begin() + static_cast<std::ptrdiff_t>(i), user) !=
-                                              users.begin() + static_cast<std::ptrdiff_t>(i);
-      if (repeated) return "Node '" + node->name() + "' lists '" + user->name() + "' as a user twice";
+      bool repeated = users.size() > 16
+                          ? !distinct.emplace(user, true).second
+                          : std::find(users.begin(), users.begin() + static_cast<std::ptrdiff_t>(i),
+                                      user) != users.begin() + static_cast<std::ptrdiff_t>(i);
+      if (repeated)
+        return "Node '" + node->name() + "' lists '" + user->name() + "' as a user twice";
       if (user->graph() != &graph || !references(*user, node))
-        return "Node '" + node->name() + "' lists '" + user->name() + "' as a user, but it does not use it";
+        return "Node '" + node->name() + "' lists '" + user->name() +
+               "' as a user, but it does not use it";
     }
     node->lint_mark_ = epoch;
-    if (!seen_names.emplace(node->name(), true).second) return "Node redefined name " + node->name() + "!";
-    if (node->op() == Opcode::kOutput && ++outputs > 1) return "Graph has more than one output node";
+    if (!seen_names.emplace(node->name(), true).second)
+      return "Node redefined name " + node->name() + "!";
+    if (node->op() == Opcode::kOutput && ++outputs > 1)
+      return "Graph has more than one output node";
     if (node->target().empty())
       return "Node " + node->name() + " target is empty but a " +
              (node->op() == Opcode::kCallFunction ? "Callable" : "str") + " is expected";

@@ -29,7 +29,7 @@ std::optional<Opcode> opcodeFromName(std::string_view name);
 // What passes and frontends record about a node's value. Only what is printed is typed; the
 // frontend keeps its export record (op type, domain, attributes) in `source`.
 struct Meta {
-  std::string dtype;                               // "float32", ... ; empty when unknown
+  std::string dtype;                              // "float32", ... ; empty when unknown
   std::optional<std::vector<std::string>> shape;  // dims as text ("1", "N"); nullopt when unknown
   std::any source;
 };

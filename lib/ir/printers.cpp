@@ -15,12 +15,18 @@ std::string shapeText(const Meta& meta) {
 
 nlohmann::json argumentJson(const Argument& arg) {
   switch (arg.kind()) {
-    case Argument::Kind::kNone: return nullptr;
-    case Argument::Kind::kBool: return arg.toBool();
-    case Argument::Kind::kInt: return arg.toInt();
-    case Argument::Kind::kFloat: return arg.toFloat();
-    case Argument::Kind::kString: return arg.toString();
-    case Argument::Kind::kNode: return {{"node", arg.toNode()->name()}};
+    case Argument::Kind::kNone:
+      return nullptr;
+    case Argument::Kind::kBool:
+      return arg.toBool();
+    case Argument::Kind::kInt:
+      return arg.toInt();
+    case Argument::Kind::kFloat:
+      return arg.toFloat();
+    case Argument::Kind::kString:
+      return arg.toString();
+    case Argument::Kind::kNode:
+      return {{"node", arg.toNode()->name()}};
     case Argument::Kind::kTuple:
     case Argument::Kind::kList: {
       nlohmann::json items = nlohmann::json::array();

@@ -1,9 +1,8 @@
 // The views of a graph: torch.fx's print_tabular, generated Python code, str(graph), and JSON.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "ir/graph_module.h"
 

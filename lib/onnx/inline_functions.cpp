@@ -1,9 +1,9 @@
 // --inline-functions: a call of a model-local ONNX function becomes the function's body, with
 // its values renamed under the call's name so that they stay unique and scoped.
+#include <onnx/onnx_pb.h>
+
 #include <functional>
 #include <unordered_map>
-
-#include <onnx/onnx_pb.h>
 
 #include "onnx/trace.h"
 
@@ -20,7 +20,8 @@ Expected<bool> inlineFunctions(::onnx::ModelProto& model) {
   google::protobuf::RepeatedPtrField<::onnx::NodeProto> expanded;
   int calls = 0;
   std::string error;
-  std::function<void(const ::onnx::NodeProto&, int)> emit = [&](const ::onnx::NodeProto& node, int depth) {
+  std::function<void(const ::onnx::NodeProto&, int)> emit = [&](const ::onnx::NodeProto& node,
+                                                                int depth) {
     auto found = functions.find(node.domain() + ":" + node.op_type());
     if (found == functions.end()) {
       *expanded.Add() = node;
@@ -33,7 +34,8 @@ Expected<bool> inlineFunctions(::onnx::ModelProto& model) {
     }
     // Body values and nodes are renamed under the call's name; without the leading '/', so that
     // the body is traced through as plain calls rather than read as an exporter's module scope.
-    std::string prefix = (node.name().empty() ? function.name() + "_" + std::to_string(calls) : node.name()) + "/";
+    std::string prefix =
+        (node.name().empty() ? function.name() + "_" + std::to_string(calls) : node.name()) + "/";
     while (!prefix.empty() && prefix[0] == '/') prefix.erase(0, 1);
     ++calls;
     std::unordered_map<std::string, std::string> rename;
@@ -77,7 +79,8 @@ Expected<bool> inlineFunctions(::onnx::ModelProto& model) {
   for (const auto& function : model.functions()) {
     for (const auto& opset : function.opset_import()) {
       bool present = false;
-      for (const auto& have : model.opset_import()) present = present || have.domain() == opset.domain();
+      for (const auto& have : model.opset_import())
+        present = present || have.domain() == opset.domain();
       if (!present) *model.add_opset_import() = opset;
     }
   }

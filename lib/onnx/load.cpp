@@ -1,6 +1,7 @@
 #include "onnx/load.h"
 
 #include <fcntl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
-
-#include <onnx/onnx_pb.h>
 
 namespace fxc::onnx {
 namespace {
@@ -70,14 +69,22 @@ void writeVarint(std::string& out, uint64_t value) {
 bool skipPayload(const uint8_t*& p, const uint8_t* end, uint32_t wire_type) {
   uint64_t value;
   switch (wire_type) {
-    case 0: return readVarint(p, end, value);
-    case 1: if (end - p < 8) return false; p += 8; return true;
-    case 5: if (end - p < 4) return false; p += 4; return true;
+    case 0:
+      return readVarint(p, end, value);
+    case 1:
+      if (end - p < 8) return false;
+      p += 8;
+      return true;
+    case 5:
+      if (end - p < 4) return false;
+      p += 4;
+      return true;
     case 2:
       if (!readVarint(p, end, value) || value > static_cast<uint64_t>(end - p)) return false;
       p += value;
       return true;
-    default: return false;  // groups (3, 4) are not used by ONNX
+    default:
+      return false;  // groups (3, 4) are not used by ONNX
   }
 }
 
@@ -104,7 +111,8 @@ class Stripper {
       bool raw_data = wire_type == 2 && level == Level::kTensor && field == 9;
       if (!nested && !raw_data) {
         if (!skipPayload(p, end, wire_type)) return false;
-        out.append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p - field_start));
+        out.append(reinterpret_cast<const char*>(field_start),
+                   static_cast<size_t>(p - field_start));
         continue;
       }
       uint64_t length;
@@ -114,7 +122,8 @@ class Stripper {
           spans_.back() = RawSpan{reinterpret_cast<const char*>(p), static_cast<size_t>(length)};
           saved_ += length;
         } else {
-          out.append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p + length - field_start));
+          out.append(reinterpret_cast<const char*>(field_start),
+                     static_cast<size_t>(p + length - field_start));
         }
       } else {
         if (level == Level::kGraph) spans_.emplace_back();  // one per initializer, in order
@@ -146,7 +155,8 @@ Expected<LoadedModel> parseModel(const char* data, size_t size, std::string base
   if (file) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(data);
     Stripper stripper(bytes, bytes + size);
-    if (stripper.run(stripped) && stripper.saved() >= kMinimumSavings && stripper.saved() * 4 >= size) {
+    if (stripper.run(stripped) && stripper.saved() >= kMinimumSavings &&
+        stripper.saved() * 4 >= size) {
       spans = stripper.spans();
       data = stripped.data();
       size = stripped.size();
@@ -193,7 +203,8 @@ Expected<LoadedModel> loadModel(const std::string& path) {
     std::string bytes;
     char buffer[1 << 16];
     ssize_t n;
-    while ((n = ::read(fd, buffer, sizeof buffer)) > 0) bytes.append(buffer, static_cast<size_t>(n));
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+      bytes.append(buffer, static_cast<size_t>(n));
     ::close(fd);
     if (n < 0) return systemError("cannot read");
     return parseModel(bytes.data(), bytes.size(), directoryOf(path));
@@ -207,8 +218,7 @@ Expected<LoadedModel> loadModel(const std::string& path) {
 
 Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                                                  const std::string& base_dir,
-                                                 const std::string& what,
-                                                 const LoadedModel* model,
+                                                 const std::string& what, const LoadedModel* model,
                                                  const RawSpan* span) {
   auto tensor = std::make_shared<ir::Tensor>();
   tensor->dtype = static_cast<ir::DType>(proto.data_type());
@@ -236,15 +246,17 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                    "' must be a relative path inside the model's directory"};
     std::string file = base_dir + "/" + location;
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Error{what + ": cannot open external data file '" + location + "': " +
-                             std::strerror(errno)};
+    if (fd < 0)
+      return Error{what + ": cannot open external data file '" + location +
+                   "': " + std::strerror(errno)};
     struct stat info {};
     ::fstat(fd, &info);
     if (length < 0) length = info.st_size - offset;
     if (offset < 0 || offset + length > info.st_size) {
       ::close(fd);
       return Error{what + ": external data file '" + location + "' is too short (" +
-                   std::to_string(info.st_size) + " bytes, need " + std::to_string(offset + length) + ")"};
+                   std::to_string(info.st_size) + " bytes, need " +
+                   std::to_string(offset + length) + ")"};
     }
     bytes.resize(static_cast<size_t>(length));
     size_t done = 0;
@@ -263,15 +275,29 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
   } else {
     using DT = ir::DType;
     switch (tensor->dtype) {
-      case DT::kFloat32: case DT::kComplex64: packInto(bytes, proto.float_data(), 4); break;
-      case DT::kFloat64: case DT::kComplex128: packInto(bytes, proto.double_data(), 8); break;
-      case DT::kInt64: packInto(bytes, proto.int64_data(), 8); break;
-      case DT::kUInt32: packInto(bytes, proto.uint64_data(), 4); break;
-      case DT::kUInt64: packInto(bytes, proto.uint64_data(), 8); break;
+      case DT::kFloat32:
+      case DT::kComplex64:
+        packInto(bytes, proto.float_data(), 4);
+        break;
+      case DT::kFloat64:
+      case DT::kComplex128:
+        packInto(bytes, proto.double_data(), 8);
+        break;
+      case DT::kInt64:
+        packInto(bytes, proto.int64_data(), 8);
+        break;
+      case DT::kUInt32:
+        packInto(bytes, proto.uint64_data(), 4);
+        break;
+      case DT::kUInt64:
+        packInto(bytes, proto.uint64_data(), 8);
+        break;
       case DT::kString:
         tensor->strings.assign(proto.string_data().begin(), proto.string_data().end());
         break;
-      default: packInto(bytes, proto.int32_data(), element_size); break;
+      default:
+        packInto(bytes, proto.int32_data(), element_size);
+        break;
     }
   }
   if (!tensor->isView()) tensor->setBytes(std::move(bytes));
@@ -282,9 +308,9 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                    " strings but its shape needs " + std::to_string(numel)};
   } else {
     if (tensor->byteSize() != static_cast<size_t>(numel) * element_size)
-      return Error{what + ": holds " + std::to_string(tensor->byteSize()) + " bytes but its shape of " +
-                   std::string(ir::dtypeName(tensor->dtype)) + " needs " +
-                   std::to_string(static_cast<size_t>(numel) * element_size)};
+      return Error{what + ": holds " + std::to_string(tensor->byteSize()) +
+                   " bytes but its shape of " + std::string(ir::dtypeName(tensor->dtype)) +
+                   " needs " + std::to_string(static_cast<size_t>(numel) * element_size)};
   }
   return tensor;
 }

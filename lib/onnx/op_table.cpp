@@ -1,47 +1,99 @@
 #include "onnx/op_table.h"
 
+#include <onnx/onnx_pb.h>
+
 #include <algorithm>
 #include <unordered_map>
-
-#include <onnx/onnx_pb.h>
 
 namespace fxc::onnx {
 namespace {
 
 const std::unordered_map<std::string, std::string>& functionTargets() {
   static const std::unordered_map<std::string, std::string> table = {
-      {"Add", "operator.add"}, {"Sub", "operator.sub"}, {"Mul", "operator.mul"},
-      {"Div", "operator.truediv"}, {"Pow", "operator.pow"}, {"MatMul", "operator.matmul"},
-      {"Neg", "operator.neg"}, {"And", "operator.and_"}, {"Or", "operator.or_"},
-      {"Xor", "operator.xor"}, {"Equal", "operator.eq"}, {"Less", "operator.lt"},
-      {"Greater", "operator.gt"}, {"LessOrEqual", "operator.le"},
-      {"GreaterOrEqual", "operator.ge"}, {"Not", "torch.logical_not"},
-      {"Relu", "torch.relu"}, {"Sigmoid", "torch.sigmoid"}, {"Tanh", "torch.tanh"},
-      {"Exp", "torch.exp"}, {"Log", "torch.log"}, {"Sqrt", "torch.sqrt"}, {"Abs", "torch.abs"},
-      {"Ceil", "torch.ceil"}, {"Floor", "torch.floor"}, {"Round", "torch.round"},
-      {"Sin", "torch.sin"}, {"Cos", "torch.cos"}, {"Tan", "torch.tan"}, {"Asin", "torch.asin"},
-      {"Acos", "torch.acos"}, {"Atan", "torch.atan"}, {"Sinh", "torch.sinh"},
-      {"Cosh", "torch.cosh"}, {"Asinh", "torch.asinh"}, {"Acosh", "torch.acosh"},
-      {"Atanh", "torch.atanh"}, {"Erf", "torch.erf"}, {"Reciprocal", "torch.reciprocal"},
-      {"Sign", "torch.sign"}, {"IsNaN", "torch.isnan"}, {"IsInf", "torch.isinf"},
-      {"Where", "torch.where"}, {"Concat", "torch.cat"}, {"Flatten", "torch.flatten"},
-      {"Reshape", "torch.reshape"}, {"Transpose", "torch.permute"},
-      {"Squeeze", "torch.squeeze"}, {"Unsqueeze", "torch.unsqueeze"}, {"Split", "torch.split"},
-      {"Tile", "torch.tile"}, {"Expand", "torch.broadcast_to"}, {"Softmax", "torch.softmax"},
-      {"LogSoftmax", "torch.log_softmax"}, {"TopK", "torch.topk"}, {"ArgMax", "torch.argmax"},
-      {"ArgMin", "torch.argmin"}, {"ReduceMean", "torch.mean"}, {"ReduceSum", "torch.sum"},
-      {"ReduceMax", "torch.amax"}, {"ReduceMin", "torch.amin"}, {"ReduceProd", "torch.prod"},
-      {"Einsum", "torch.einsum"}, {"CumSum", "torch.cumsum"}, {"Clip", "torch.clamp"},
-      {"Min", "torch.minimum"}, {"Max", "torch.maximum"}, {"Range", "torch.arange"},
-      {"NonZero", "torch.nonzero"}, {"GatherElements", "torch.gather"},
-      {"LeakyRelu", "torch.nn.functional.leaky_relu"}, {"Elu", "torch.nn.functional.elu"},
-      {"Selu", "torch.nn.functional.selu"}, {"Celu", "torch.nn.functional.celu"},
+      {"Add", "operator.add"},
+      {"Sub", "operator.sub"},
+      {"Mul", "operator.mul"},
+      {"Div", "operator.truediv"},
+      {"Pow", "operator.pow"},
+      {"MatMul", "operator.matmul"},
+      {"Neg", "operator.neg"},
+      {"And", "operator.and_"},
+      {"Or", "operator.or_"},
+      {"Xor", "operator.xor"},
+      {"Equal", "operator.eq"},
+      {"Less", "operator.lt"},
+      {"Greater", "operator.gt"},
+      {"LessOrEqual", "operator.le"},
+      {"GreaterOrEqual", "operator.ge"},
+      {"Not", "torch.logical_not"},
+      {"Relu", "torch.relu"},
+      {"Sigmoid", "torch.sigmoid"},
+      {"Tanh", "torch.tanh"},
+      {"Exp", "torch.exp"},
+      {"Log", "torch.log"},
+      {"Sqrt", "torch.sqrt"},
+      {"Abs", "torch.abs"},
+      {"Ceil", "torch.ceil"},
+      {"Floor", "torch.floor"},
+      {"Round", "torch.round"},
+      {"Sin", "torch.sin"},
+      {"Cos", "torch.cos"},
+      {"Tan", "torch.tan"},
+      {"Asin", "torch.asin"},
+      {"Acos", "torch.acos"},
+      {"Atan", "torch.atan"},
+      {"Sinh", "torch.sinh"},
+      {"Cosh", "torch.cosh"},
+      {"Asinh", "torch.asinh"},
+      {"Acosh", "torch.acosh"},
+      {"Atanh", "torch.atanh"},
+      {"Erf", "torch.erf"},
+      {"Reciprocal", "torch.reciprocal"},
+      {"Sign", "torch.sign"},
+      {"IsNaN", "torch.isnan"},
+      {"IsInf", "torch.isinf"},
+      {"Where", "torch.where"},
+      {"Concat", "torch.cat"},
+      {"Flatten", "torch.flatten"},
+      {"Reshape", "torch.reshape"},
+      {"Transpose", "torch.permute"},
+      {"Squeeze", "torch.squeeze"},
+      {"Unsqueeze", "torch.unsqueeze"},
+      {"Split", "torch.split"},
+      {"Tile", "torch.tile"},
+      {"Expand", "torch.broadcast_to"},
+      {"Softmax", "torch.softmax"},
+      {"LogSoftmax", "torch.log_softmax"},
+      {"TopK", "torch.topk"},
+      {"ArgMax", "torch.argmax"},
+      {"ArgMin", "torch.argmin"},
+      {"ReduceMean", "torch.mean"},
+      {"ReduceSum", "torch.sum"},
+      {"ReduceMax", "torch.amax"},
+      {"ReduceMin", "torch.amin"},
+      {"ReduceProd", "torch.prod"},
+      {"Einsum", "torch.einsum"},
+      {"CumSum", "torch.cumsum"},
+      {"Clip", "torch.clamp"},
+      {"Min", "torch.minimum"},
+      {"Max", "torch.maximum"},
+      {"Range", "torch.arange"},
+      {"NonZero", "torch.nonzero"},
+      {"GatherElements", "torch.gather"},
+      {"LeakyRelu", "torch.nn.functional.leaky_relu"},
+      {"Elu", "torch.nn.functional.elu"},
+      {"Selu", "torch.nn.functional.selu"},
+      {"Celu", "torch.nn.functional.celu"},
       {"HardSigmoid", "torch.nn.functional.hardsigmoid"},
       {"HardSwish", "torch.nn.functional.hardswish"},
-      {"Softplus", "torch.nn.functional.softplus"}, {"Softsign", "torch.nn.functional.softsign"},
-      {"Gelu", "torch.nn.functional.gelu"}, {"Mish", "torch.nn.functional.mish"},
-      {"PRelu", "torch.nn.functional.prelu"}, {"Dropout", "torch.nn.functional.dropout"},
-      {"Pad", "torch.nn.functional.pad"}, {"Resize", "torch.nn.functional.interpolate"},
+      {"Softplus", "torch.nn.functional.softplus"},
+      {"Softsign", "torch.nn.functional.softsign"},
+      {"Gelu", "torch.nn.functional.gelu"},
+      {"Mish", "torch.nn.functional.mish"},
+      {"PRelu", "torch.nn.functional.prelu"},
+      {"Dropout", "torch.nn.functional.dropout"},
+      {"Pad", "torch.nn.functional.pad"},
+      {"Resize", "torch.nn.functional.interpolate"},
       {"Upsample", "torch.nn.functional.interpolate"},
       {"GlobalAveragePool", "torch.nn.functional.adaptive_avg_pool2d"},
       {"GlobalMaxPool", "torch.nn.functional.adaptive_max_pool2d"},
@@ -103,7 +155,8 @@ const std::vector<std::string>& parameterSlots(const std::string& op_type) {
 
 bool requiresConstant(const std::string& op_type, size_t input_index) {
   // The defining weight: without it constant, the op is a plain function call.
-  if (op_type == "LSTM" || op_type == "GRU" || op_type == "RNN") return input_index == 1 || input_index == 2;
+  if (op_type == "LSTM" || op_type == "GRU" || op_type == "RNN")
+    return input_index == 1 || input_index == 2;
   return input_index == 1;
 }
 
@@ -114,27 +167,54 @@ std::string moduleType(const ::onnx::NodeProto& node, int rank) {
   if (op == "ConvTranspose") return "ConvTranspose" + n + "d";
   if (op == "BatchNormalization") return "BatchNorm" + n + "d";
   if (op == "InstanceNormalization") return "InstanceNorm" + n + "d";
-  if (op == "MaxPool") return "MaxPool" + std::to_string(std::max(1, attributeRank(node, "kernel_shape"))) + "d";
-  if (op == "AveragePool") return "AvgPool" + std::to_string(std::max(1, attributeRank(node, "kernel_shape"))) + "d";
+  if (op == "MaxPool")
+    return "MaxPool" + std::to_string(std::max(1, attributeRank(node, "kernel_shape"))) + "d";
+  if (op == "AveragePool")
+    return "AvgPool" + std::to_string(std::max(1, attributeRank(node, "kernel_shape"))) + "d";
   static const std::unordered_map<std::string, std::string> table = {
-      {"Gemm", "Linear"}, {"MatMul", "Linear"}, {"LayerNormalization", "LayerNorm"},
-      {"GroupNormalization", "GroupNorm"}, {"PRelu", "PReLU"}, {"Relu", "ReLU"},
-      {"LeakyRelu", "LeakyReLU"}, {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},
-      {"Softmax", "Softmax"}, {"LogSoftmax", "LogSoftmax"}, {"HardSigmoid", "Hardsigmoid"},
-      {"HardSwish", "Hardswish"}, {"Clip", "Hardtanh"}, {"Elu", "ELU"}, {"Selu", "SELU"},
-      {"Celu", "CELU"}, {"Softplus", "Softplus"}, {"Softsign", "Softsign"}, {"Gelu", "GELU"},
-      {"Mish", "Mish"}, {"Dropout", "Dropout"}, {"Flatten", "Flatten"}, {"Identity", "Identity"},
-      {"GlobalAveragePool", "AdaptiveAvgPool2d"}, {"GlobalMaxPool", "AdaptiveMaxPool2d"},
-      {"Resize", "Upsample"}, {"Upsample", "Upsample"}, {"Pad", "ConstantPad2d"},
-      {"LRN", "LocalResponseNorm"}, {"LSTM", "LSTM"}, {"GRU", "GRU"}, {"RNN", "RNN"},
-      {"DepthToSpace", "PixelShuffle"}, {"SpaceToDepth", "PixelUnshuffle"}};
+      {"Gemm", "Linear"},
+      {"MatMul", "Linear"},
+      {"LayerNormalization", "LayerNorm"},
+      {"GroupNormalization", "GroupNorm"},
+      {"PRelu", "PReLU"},
+      {"Relu", "ReLU"},
+      {"LeakyRelu", "LeakyReLU"},
+      {"Sigmoid", "Sigmoid"},
+      {"Tanh", "Tanh"},
+      {"Softmax", "Softmax"},
+      {"LogSoftmax", "LogSoftmax"},
+      {"HardSigmoid", "Hardsigmoid"},
+      {"HardSwish", "Hardswish"},
+      {"Clip", "Hardtanh"},
+      {"Elu", "ELU"},
+      {"Selu", "SELU"},
+      {"Celu", "CELU"},
+      {"Softplus", "Softplus"},
+      {"Softsign", "Softsign"},
+      {"Gelu", "GELU"},
+      {"Mish", "Mish"},
+      {"Dropout", "Dropout"},
+      {"Flatten", "Flatten"},
+      {"Identity", "Identity"},
+      {"GlobalAveragePool", "AdaptiveAvgPool2d"},
+      {"GlobalMaxPool", "AdaptiveMaxPool2d"},
+      {"Resize", "Upsample"},
+      {"Upsample", "Upsample"},
+      {"Pad", "ConstantPad2d"},
+      {"LRN", "LocalResponseNorm"},
+      {"LSTM", "LSTM"},
+      {"GRU", "GRU"},
+      {"RNN", "RNN"},
+      {"DepthToSpace", "PixelShuffle"},
+      {"SpaceToDepth", "PixelUnshuffle"}};
   auto it = table.find(op);
   return it == table.end() ? "" : it->second;
 }
 
 bool hasSubgraphs(const ::onnx::NodeProto& node) {
   for (const auto& attr : node.attribute()) {
-    if (attr.type() == ::onnx::AttributeProto::GRAPH || attr.type() == ::onnx::AttributeProto::GRAPHS)
+    if (attr.type() == ::onnx::AttributeProto::GRAPH ||
+        attr.type() == ::onnx::AttributeProto::GRAPHS)
       return true;
   }
   return false;

@@ -3,15 +3,15 @@
 // with stable targets otherwise, get_attr for free constants, getitem for multi-output ops.
 #include "onnx/trace.h"
 
-#include <charconv>
-#include <optional>
-#include <cstdlib>
-#include <unordered_map>
-#include <unordered_set>
-
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "ir/flat_map.h"
 #include "ir/name_space.h"
@@ -64,12 +64,17 @@ ir::Argument attributeValue(const AttributeProto& attr) {
   using A = AttributeProto;
   std::vector<ir::Argument> items;
   switch (attr.type()) {
-    case A::INT: return ir::Argument(static_cast<int64_t>(attr.i()));
-    case A::FLOAT: return ir::Argument(float32Value(attr.f()));
-    case A::STRING: return ir::Argument(attr.s());
-    case A::TENSOR: return ir::Argument(tensorSummary(attr.t()));
+    case A::INT:
+      return ir::Argument(static_cast<int64_t>(attr.i()));
+    case A::FLOAT:
+      return ir::Argument(float32Value(attr.f()));
+    case A::STRING:
+      return ir::Argument(attr.s());
+    case A::TENSOR:
+      return ir::Argument(tensorSummary(attr.t()));
     case A::GRAPH:
-      return ir::Argument("<graph " + attr.name() + ": " + std::to_string(countNodes(attr.g())) + " nodes>");
+      return ir::Argument("<graph " + attr.name() + ": " + std::to_string(countNodes(attr.g())) +
+                          " nodes>");
     case A::INTS:
       for (int64_t v : attr.ints()) items.emplace_back(v);
       return ir::Argument::list(std::move(items));
@@ -99,7 +104,8 @@ ir::Kwargs attributeKwargs(const NodeProto& node) {
 
 // Values a subgraph reads from enclosing scopes: used but not defined inside it.
 void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::string_view> defined,
-                     std::vector<std::string_view>& captures, std::unordered_set<std::string_view>& seen) {
+                     std::vector<std::string_view>& captures,
+                     std::unordered_set<std::string_view>& seen) {
   for (const auto& v : graph.input()) defined.insert(v.name());
   for (const auto& t : graph.initializer()) defined.insert(t.name());
   for (const auto& t : graph.sparse_initializer()) defined.insert(t.values().name());
@@ -131,7 +137,8 @@ std::vector<std::string_view> capturesOf(const NodeProto& node) {
 void fillMeta(ir::Meta& meta, const ::onnx::TypeProto* type) {
   if (!type || !type->has_tensor_type()) return;
   const auto& tensor = type->tensor_type();
-  if (tensor.elem_type()) meta.dtype = std::string(ir::dtypeName(static_cast<ir::DType>(tensor.elem_type())));
+  if (tensor.elem_type())
+    meta.dtype = std::string(ir::dtypeName(static_cast<ir::DType>(tensor.elem_type())));
   if (!tensor.has_shape()) return;
   std::vector<std::string> dims;
   for (const auto& d : tensor.shape().dim()) {
@@ -214,7 +221,8 @@ class Tracer {
       const RawSpan* span = static_cast<size_t>(i) < model_.initializer_bytes.size()
                                 ? &model_.initializer_bytes[static_cast<size_t>(i)]
                                 : nullptr;
-      auto tensor = takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'", &model_, span);
+      auto tensor =
+          takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'", &model_, span);
       if (!tensor) throw TraceError{tensor.error()};
       constants_[init.name()] = Constant{tensor.take(), init.name(), nullptr};
     }
@@ -312,8 +320,9 @@ class Tracer {
         if (output.empty()) continue;
         auto [existing, fresh] = values_.emplace(output, Value{i});
         if (!fresh)
-          throw TraceError{"value '" + output + "' is defined twice: by " + definerText(graph, existing->producer) +
-                           " and by " + describe(node, static_cast<size_t>(i))};
+          throw TraceError{"value '" + output + "' is defined twice: by " +
+                           definerText(graph, existing->producer) + " and by " +
+                           describe(node, static_cast<size_t>(i))};
       }
     }
     for (int i = 0; i < graph.node_size(); ++i) {
@@ -330,14 +339,15 @@ class Tracer {
       for (const auto& captured : capturesOf(node)) {
         Value* value = values_.find(captured);
         if (!value)
-          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" + std::string(captured) +
-                           "', which is defined nowhere"};
+          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" +
+                           std::string(captured) + "', which is defined nowhere"};
         ++value->uses;
       }
     }
     for (const auto& output : graph.output()) {
       Value* value = values_.find(output.name());
-      if (!value) throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
+      if (!value)
+        throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
       ++value->uses;
     }
   }
@@ -387,7 +397,9 @@ class Tracer {
     }
     if (order.size() != n) {
       for (size_t i = 0; i < n; ++i) {
-        if (pending[i] > 0) throw TraceError{"graph has a cycle through " + describe(graph.node(static_cast<int>(i)), i)};
+        if (pending[i] > 0)
+          throw TraceError{"graph has a cycle through " +
+                           describe(graph.node(static_cast<int>(i)), i)};
       }
     }
     return order;
@@ -395,7 +407,8 @@ class Tracer {
 
   static bool isAliasCandidate(const NodeProto& node) {
     return isDefaultDomain(node.domain()) &&
-           ((node.op_type() == "Constant" && node.input_size() == 0) || node.op_type() == "Identity");
+           ((node.op_type() == "Constant" && node.input_size() == 0) ||
+            node.op_type() == "Identity");
   }
 
   // Counts, per scope, the ops it holds directly and whether any op sits in a deeper scope.
@@ -405,7 +418,8 @@ class Tracer {
       if (isAliasCandidate(node)) continue;
       std::string_view key = scopeKey(node.name());
       if (key.empty()) continue;
-      for (size_t slash = key.find('/', 1); slash != std::string_view::npos; slash = key.find('/', slash + 1))
+      for (size_t slash = key.find('/', 1); slash != std::string_view::npos;
+           slash = key.find('/', slash + 1))
         scope_has_children_[key.substr(0, slash)] = true;
       ++scope_ops_[key];
     }
@@ -428,7 +442,9 @@ class Tracer {
     std::string base = path;
     for (int n = 1;; ++n) {
       auto existing = gm_->findTensor(path);
-      if (existing == constant.tensor || (!existing && !gm_->findModule(path) && !ir::isReservedName(path))) break;
+      if (existing == constant.tensor ||
+          (!existing && !gm_->findModule(path) && !ir::isReservedName(path)))
+        break;
       path = base + "_" + std::to_string(n);
     }
     gm_->setTensor(path, constant.tensor);
@@ -442,7 +458,8 @@ class Tracer {
 
   ir::Argument valueNode(std::string_view value) {
     if (value.empty()) return ir::Argument();
-    if (const Value* known = values_.find(value); known && known->node) return ir::Argument(known->node);
+    if (const Value* known = values_.find(value); known && known->node)
+      return ir::Argument(known->node);
     return ir::Argument(constantNode(value));
   }
 
@@ -467,7 +484,8 @@ class Tracer {
     };
     const std::string& name = attr.name();
     if (name == "value" && attr.has_t()) {
-      auto taken = takeTensor(*attr.mutable_t(), model_.base_dir, "Constant '" + node.output(0) + "'");
+      auto taken =
+          takeTensor(*attr.mutable_t(), model_.base_dir, "Constant '" + node.output(0) + "'");
       if (!taken) throw TraceError{taken.error()};
       tensor = taken.take();
     } else if (name == "value_float") {
@@ -536,11 +554,13 @@ class Tracer {
     }
     if (node.input_size() > 0) {
       const ::onnx::TypeProto* type = typeOf(node.input(0));
-      if (type && type->tensor_type().has_shape()) return type->tensor_type().shape().dim_size() - 2;
+      if (type && type->tensor_type().has_shape())
+        return type->tensor_type().shape().dim_size() - 2;
       const Value* producer = values_.find(node.input(0));
       if (producer && producer->node && producer->node->op() == ir::Opcode::kCallModule) {
         const std::string& t = gm_->findModule(producer->node->target())->type();
-        if (t.size() > 2 && t.compare(t.size() - 1, 1, "d") == 0 && std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
+        if (t.size() > 2 && t.compare(t.size() - 1, 1, "d") == 0 &&
+            std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
           return t[t.size() - 2] - '0';
       }
     }
@@ -583,7 +603,8 @@ class Tracer {
   // op schema (Clip's min/max, Resize's scales, ...).
   ModuleCall bufferedCall(const NodeProto& node) {
     ModuleCall call;
-    const ::onnx::OpSchema* schema = nullptr;  // looked up only when needed: the registry is slow to build
+    const ::onnx::OpSchema* schema =
+        nullptr;  // looked up only when needed: the registry is slow to build
     for (int i = 0; i < node.input_size(); ++i) {
       size_t index = static_cast<size_t>(i);
       const std::string& input = node.input(i);
@@ -593,7 +614,8 @@ class Tracer {
         continue;
       }
       std::string name = "input" + std::to_string(i);
-      if (!schema) schema = ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
+      if (!schema)
+        schema = ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
       if (schema && index < schema->inputs().size() &&
           schema->inputs()[index].GetOption() != ::onnx::OpSchema::Variadic)
         name = ir::snakeCase(schema->inputs()[index].GetName());
@@ -609,7 +631,8 @@ class Tracer {
       const auto& [local, value] = call.tensors.front();
       const std::string& hint = constants_.at(value).path_hint;
       std::string suffix = "." + local;
-      if (hint.size() > suffix.size() && hint.compare(hint.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      if (hint.size() > suffix.size() &&
+          hint.compare(hint.size() - suffix.size(), suffix.size(), suffix) == 0) {
         auto atoms = splitDots(hint.substr(0, hint.size() - suffix.size()));
         for (auto& atom : atoms) atom = sanitizeAtom(atom);
         if (std::isdigit(static_cast<unsigned char>(atoms[0][0]))) atoms[0].insert(0, "_");
@@ -635,7 +658,8 @@ class Tracer {
     if (!repeat) {
       ir::Module* module = gm_->addModule(call.path, call.type);
       module->attributes() = std::move(call.attributes);
-      for (const auto& [local, value] : call.tensors) module->setTensor(local, constants_.at(value).tensor);
+      for (const auto& [local, value] : call.tensors)
+        module->setTensor(local, constants_.at(value).tensor);
     }
     std::vector<ir::Argument> args;
     for (const auto& value : call.args) {
@@ -650,13 +674,14 @@ class Tracer {
     NodeRecord record;
     std::string_view scope_key = scopeKey(node.name());
     const int* scope_ops = scope_ops_.find(scope_key);  // Identity ops are not counted
-    bool leaf_scope = !scope_key.empty() && !scope_has_children_.count(scope_key) && scope_ops &&
-                      *scope_ops == 1;
+    bool leaf_scope =
+        !scope_key.empty() && !scope_has_children_.count(scope_key) && scope_ops && *scope_ops == 1;
     bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
     std::optional<ModuleCall> module_call;
     if (!local_function && !hasSubgraphs(node)) {
       module_call = weightedCall(node);
-      if (!module_call && leaf_scope && isDefaultDomain(node.domain())) module_call = bufferedCall(node);
+      if (!module_call && leaf_scope && isDefaultDomain(node.domain()))
+        module_call = bufferedCall(node);
     }
 
     ir::Node* call = nullptr;
@@ -689,9 +714,11 @@ class Tracer {
           captured.push_back(valueNode(name));
           record.inputs.emplace_back(name, "arg");
         }
-        if (!captured.empty()) kwargs.emplace_back("captures", ir::Argument::tuple(std::move(captured)));
+        if (!captured.empty())
+          kwargs.emplace_back("captures", ir::Argument::tuple(std::move(captured)));
       }
-      std::string target = local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
+      std::string target =
+          local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
       call = gm_->graph().callFunction(target, std::move(args), std::move(kwargs));
     }
     // The record shares ownership of the model rather than copying the node out of it.
@@ -718,7 +745,8 @@ class Tracer {
     for (int i = 0; i < outputs.size(); ++i) {
       const std::string& output = outputs[i];
       if (output.empty() || values_.at(output).uses == 0) continue;
-      ir::Node* item = gm_->graph().callFunction("operator.getitem", {ir::Argument(call), ir::Argument(int64_t{i})});
+      ir::Node* item = gm_->graph().callFunction("operator.getitem",
+                                                 {ir::Argument(call), ir::Argument(int64_t{i})});
       item->meta.source = NodeRecord{protos, {}, i};
       fillMeta(item->meta, typeOf(output));
       values_.at(output).node = item;
@@ -746,13 +774,15 @@ class Tracer {
       position[static_cast<size_t>(i)] = p;
       const NodeProto& node = graph.node(i);
       if (isAliasCandidate(node) && node.output_size() == 1 &&
-          (node.op_type() == "Constant" || (node.input_size() == 1 && constant_values.count(node.input(0))))) {
+          (node.op_type() == "Constant" ||
+           (node.input_size() == 1 && constant_values.count(node.input(0))))) {
         constant_values[node.output(0)] = true;
         continue;
       }
       std::string_view key = scopeKey(node.name());
       const int* ops = scope_ops_.find(key);
-      if (!ops || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(*ops))) continue;
+      if (!ops || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(*ops)))
+        continue;
       by_scope[key].push_back(i);
     }
     // Cheap test first: only decompositions of torch.nn modules are leaves; a custom module is
@@ -764,7 +794,8 @@ class Tracer {
       for (int i : members) {
         const NodeProto& node = graph.node(i);
         ops.push_back(node.op_type());
-        for (const auto& input : node.input()) has_weight = has_weight || constant_values.count(input);
+        for (const auto& input : node.input())
+          has_weight = has_weight || constant_values.count(input);
       }
       if (!groupType(ops, has_weight).empty()) candidates.push_back(members);
     });
@@ -782,8 +813,8 @@ class Tracer {
       bool ok = true;
       for (int i : members) {
         const NodeProto& node = graph.node(i);
-        ok = ok && isDefaultDomain(node.domain()) && !hasSubgraphs(node) && node.output_size() == 1 &&
-             !functions_.count(node.domain() + ":" + node.op_type());
+        ok = ok && isDefaultDomain(node.domain()) && !hasSubgraphs(node) &&
+             node.output_size() == 1 && !functions_.count(node.domain() + ":" + node.op_type());
         for (const auto& output : node.output()) produced.insert(output);
       }
       size_t first = position[static_cast<size_t>(members.front())];
@@ -791,7 +822,9 @@ class Tracer {
         for (const auto& input : graph.node(i).input()) {
           if (input.empty() || produced.count(input) || constant_values.count(input)) continue;
           const Value* value = values_.find(input);
-          if (value && value->producer >= 0 && position[static_cast<size_t>(value->producer)] > first) ok = false;
+          if (value && value->producer >= 0 &&
+              position[static_cast<size_t>(value->producer)] > first)
+            ok = false;
         }
       }
       std::unordered_set<std::string> external_outputs;
@@ -816,7 +849,8 @@ class Tracer {
         {{"Softplus", "Tanh", "Mul"}, "Mish"},
         {{"MatMul", "Add"}, "Linear"},
         {{"Transpose", "MatMul", "Add"}, "Linear"},  // without constant folding
-        {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"}, "LayerNorm"}};
+        {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"},
+         "LayerNorm"}};
     return patterns;
   }
 

@@ -3,14 +3,14 @@
 // chain: a straight line of unary and binary elementwise ops on one [1,16] input.
 // dag:   binary ops that also read a random earlier value (fan-in 2, bounded fan-out), with
 //        torch.onnx-style scope names so that module recovery is exercised too.
+#include <onnx/onnx_pb.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <string>
-
-#include <onnx/onnx_pb.h>
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
     } else {
       node.set_op_type(binary ? kBinary[rng() % 3] : kUnary[rng() % 4]);
       long block = i / 64, layer = (i / 8) % 8;
-      std::string scope = "/blocks/blocks." + std::to_string(block) + "/layer" + std::to_string(layer);
+      std::string scope =
+          "/blocks/blocks." + std::to_string(block) + "/layer" + std::to_string(layer);
       node.set_name(scope + "/" + node.op_type() + "_" + std::to_string(i % 8));
       node.add_input(prev);
       if (binary) {

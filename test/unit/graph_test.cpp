@@ -1,6 +1,7 @@
+#include "ir/graph.h"
+
 #include <doctest/doctest.h>
 
-#include "ir/graph.h"
 #include "ir/lint.h"
 
 using namespace fxc::ir;

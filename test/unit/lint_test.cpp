@@ -1,7 +1,8 @@
+#include "ir/lint.h"
+
 #include <doctest/doctest.h>
 
 #include "ir/graph_module.h"
-#include "ir/lint.h"
 
 namespace fxc::ir {
 struct NodeTestAccess {
@@ -75,14 +76,17 @@ TEST_CASE("lint: call_module and get_attr targets must resolve") {
   CHECK(lintGraph(g, &gm).empty());
 
   c->setTarget("layer1.1.conv1");
-  CHECK(lintGraph(g, &gm) == "Node layer1_0_conv1 target layer1.1.conv1 references nonexistent attribute 1 of layer1");
+  CHECK(lintGraph(g, &gm) ==
+        "Node layer1_0_conv1 target layer1.1.conv1 references nonexistent attribute 1 of layer1");
   c->setTarget("layer1.0.conv1.weight");
   CHECK(lintGraph(g, &gm) ==
-        "Node layer1_0_conv1 target layer1.0.conv1.weight weight of layer1.0.conv1 does not reference an nn.Module");
+        "Node layer1_0_conv1 target layer1.0.conv1.weight weight of layer1.0.conv1 does not "
+        "reference an nn.Module");
   c->setTarget("layer1.0.conv1");
   w->setTarget("layer1.0.conv1.bias");
   CHECK(lintGraph(g, &gm) ==
-        "Node layer1_0_conv1_weight target layer1.0.conv1.bias references nonexistent attribute bias of layer1.0.conv1");
+        "Node layer1_0_conv1_weight target layer1.0.conv1.bias references nonexistent attribute "
+        "bias of layer1.0.conv1");
 }
 
 TEST_CASE("lint: an empty target") {

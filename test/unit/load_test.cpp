@@ -1,10 +1,11 @@
+#include "onnx/load.h"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
-#include "onnx/load.h"
 #include "onnx/trace.h"
 
 using namespace fxc;
@@ -15,11 +16,13 @@ std::string readFile(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> allTensors(const ir::GraphModule& gm) {
+std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> allTensors(
+    const ir::GraphModule& gm) {
   std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> out;
   for (const auto& [name, tensor] : gm.root().tensors()) out.emplace_back(name, tensor);
   for (const auto& [path, module] : gm.namedModules()) {
-    for (const auto& [name, tensor] : module->tensors()) out.emplace_back(path + "." + name, tensor);
+    for (const auto& [name, tensor] : module->tensors())
+      out.emplace_back(path + "." + name, tensor);
   }
   return out;
 }

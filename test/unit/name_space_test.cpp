@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "ir/name_space.h"
+
+#include <doctest/doctest.h>
 
 using fxc::ir::NameSpace;
 using fxc::ir::snakeCase;

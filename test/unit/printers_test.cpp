@@ -1,7 +1,8 @@
+#include "ir/printers.h"
+
 #include <doctest/doctest.h>
 
 #include "ir/graph_module.h"
-#include "ir/printers.h"
 
 using namespace fxc::ir;
 
@@ -95,7 +96,8 @@ TEST_CASE("code: module paths with digits, getitem, kwargs and tuple outputs") {
   g.output(Argument::tuple({first, neg}));
   CHECK(pythonCode(g) ==
         "def forward(self, x, y):\n"
-        "    layer2_0_downsample_0 = getattr(getattr(self.layer2, \"0\").downsample, \"0\")(x);  x = None\n"
+        "    layer2_0_downsample_0 = getattr(getattr(self.layer2, \"0\").downsample, \"0\")(x);  x "
+        "= None\n"
         "    split = torch.split(layer2_0_downsample_0, axis = 1);  layer2_0_downsample_0 = None\n"
         "    getitem = split[0];  split = None\n"
         "    neg = -y;  y = None\n"
@@ -109,11 +111,14 @@ TEST_CASE("str(graph) matches torch.fx's format") {
         "graph():\n"
         "    %x : [#users=1] = placeholder[target=x]\n"
         "    %linear : [#users=1] = call_module[target=linear](args = (%x,), kwargs = {})\n"
-        "    %topk : [#users=1] = call_function[target=torch.topk](args = (%linear, 10), kwargs = {})\n"
-        "    %getattr_1 : [#users=1] = call_function[target=builtins.getattr](args = (%topk, values), kwargs = {})\n"
+        "    %topk : [#users=1] = call_function[target=torch.topk](args = (%linear, 10), kwargs = "
+        "{})\n"
+        "    %getattr_1 : [#users=1] = call_function[target=builtins.getattr](args = (%topk, "
+        "values), kwargs = {})\n"
         "    %relu : [#users=1] = call_method[target=relu](args = (%getattr_1,), kwargs = {})\n"
         "    %_tensor_constant0 : [#users=1] = get_attr[target=_tensor_constant0]\n"
-        "    %add : [#users=1] = call_function[target=operator.add](args = (%relu, %_tensor_constant0), kwargs = {})\n"
+        "    %add : [#users=1] = call_function[target=operator.add](args = (%relu, "
+        "%_tensor_constant0), kwargs = {})\n"
         "    return add\n");
 }
 
