@@ -15,7 +15,9 @@
 
 #include "ir/flat_map.h"
 #include "ir/name_space.h"
+#include "onnx/node_info.h"
 #include "onnx/op_table.h"
+#include "onnx/scopes.h"
 
 namespace fxc::onnx {
 namespace {
@@ -26,174 +28,6 @@ using ::onnx::NodeProto;
 struct TraceError {
   std::string message;
 };
-
-std::string describe(const NodeProto& node, size_t index) {
-  std::string who = node.name().empty() ? "#" + std::to_string(index) : "'" + node.name() + "'";
-  return "node " + who + " (" + node.op_type() + ")";
-}
-
-bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
-
-// Python prints float32 attributes the way torch does: the shortest text that reads back.
-double float32Value(float value) {
-  char buf[32];
-  auto result = std::to_chars(buf, buf + sizeof buf, value);
-  *result.ptr = '\0';
-  return std::strtod(buf, nullptr);
-}
-
-int64_t countNodes(const ::onnx::GraphProto& graph) {
-  int64_t n = graph.node_size();
-  for (const auto& node : graph.node()) {
-    for (const auto& attr : node.attribute()) {
-      if (attr.has_g()) n += countNodes(attr.g());
-      for (const auto& g : attr.graphs()) n += countNodes(g);
-    }
-  }
-  return n;
-}
-
-std::string tensorSummary(const ::onnx::TensorProto& t) {
-  std::string dims;
-  for (int i = 0; i < t.dims_size(); ++i) dims += (i ? ", " : "") + std::to_string(t.dims(i));
-  return "<tensor " + std::string(ir::dtypeName(static_cast<ir::DType>(t.data_type()))) + "[" +
-         dims + "]>";
-}
-
-ir::Argument attributeValue(const AttributeProto& attr) {
-  using A = AttributeProto;
-  std::vector<ir::Argument> items;
-  switch (attr.type()) {
-    case A::INT:
-      return ir::Argument(static_cast<int64_t>(attr.i()));
-    case A::FLOAT:
-      return ir::Argument(float32Value(attr.f()));
-    case A::STRING:
-      return ir::Argument(attr.s());
-    case A::TENSOR:
-      return ir::Argument(tensorSummary(attr.t()));
-    case A::GRAPH:
-      return ir::Argument("<graph " + attr.name() + ": " + std::to_string(countNodes(attr.g())) +
-                          " nodes>");
-    case A::INTS:
-      for (int64_t v : attr.ints()) items.emplace_back(v);
-      return ir::Argument::list(std::move(items));
-    case A::FLOATS:
-      for (float v : attr.floats()) items.emplace_back(float32Value(v));
-      return ir::Argument::list(std::move(items));
-    case A::STRINGS:
-      for (const auto& v : attr.strings()) items.emplace_back(v);
-      return ir::Argument::list(std::move(items));
-    case A::TENSORS:
-      for (const auto& v : attr.tensors()) items.emplace_back(tensorSummary(v));
-      return ir::Argument::list(std::move(items));
-    case A::GRAPHS:
-      for (const auto& g : attr.graphs())
-        items.emplace_back("<graph: " + std::to_string(countNodes(g)) + " nodes>");
-      return ir::Argument::list(std::move(items));
-    default:
-      return ir::Argument("<" + attr.name() + ">");
-  }
-}
-
-ir::Kwargs attributeKwargs(const NodeProto& node) {
-  ir::Kwargs kwargs;
-  for (const auto& attr : node.attribute()) kwargs.emplace_back(attr.name(), attributeValue(attr));
-  return kwargs;
-}
-
-// Values a subgraph reads from enclosing scopes: used but not defined inside it.
-void collectCaptures(const ::onnx::GraphProto& graph, std::unordered_set<std::string_view> defined,
-                     std::vector<std::string_view>& captures,
-                     std::unordered_set<std::string_view>& seen) {
-  for (const auto& v : graph.input()) defined.insert(v.name());
-  for (const auto& t : graph.initializer()) defined.insert(t.name());
-  for (const auto& t : graph.sparse_initializer()) defined.insert(t.values().name());
-  auto use = [&](std::string_view name) {
-    if (!name.empty() && !defined.count(name) && seen.insert(name).second) captures.push_back(name);
-  };
-  for (const auto& node : graph.node()) {
-    for (const auto& input : node.input()) use(input);
-    for (const auto& attr : node.attribute()) {
-      if (attr.has_g()) collectCaptures(attr.g(), defined, captures, seen);
-      for (const auto& g : attr.graphs()) collectCaptures(g, defined, captures, seen);
-    }
-    for (const auto& output : node.output()) defined.insert(output);
-  }
-  for (const auto& v : graph.output()) use(v.name());
-}
-
-// Views into the node's subgraphs: valid as long as the node is.
-std::vector<std::string_view> capturesOf(const NodeProto& node) {
-  std::vector<std::string_view> captures;
-  std::unordered_set<std::string_view> seen;
-  for (const auto& attr : node.attribute()) {
-    if (attr.has_g()) collectCaptures(attr.g(), {}, captures, seen);
-    for (const auto& g : attr.graphs()) collectCaptures(g, {}, captures, seen);
-  }
-  return captures;
-}
-
-void fillMeta(ir::Meta& meta, const ::onnx::TypeProto* type) {
-  if (!type || !type->has_tensor_type()) return;
-  const auto& tensor = type->tensor_type();
-  if (tensor.elem_type())
-    meta.dtype = std::string(ir::dtypeName(static_cast<ir::DType>(tensor.elem_type())));
-  if (!tensor.has_shape()) return;
-  std::vector<std::string> dims;
-  for (const auto& d : tensor.shape().dim()) {
-    dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value())
-                                     : (d.has_dim_param() ? d.dim_param() : std::string("?")));
-  }
-  meta.shape = std::move(dims);
-}
-
-// "/layer1/layer1.0/conv1/Conv" → ["layer1", "layer1.0", "conv1"]; no scope without a leading '/'.
-// "/layer1/layer1.0/conv1/Conv" → "/layer1/layer1.0/conv1", a view of the name; "" when the name
-// carries no scope.
-std::string_view scopeKey(const std::string& node_name) {
-  if (node_name.size() < 2 || node_name[0] != '/') return {};
-  size_t slash = node_name.rfind('/');
-  return slash == 0 ? std::string_view() : std::string_view(node_name).substr(0, slash);
-}
-
-std::vector<std::string> scopeElements(const std::string& node_name) {
-  std::vector<std::string> elements;
-  if (node_name.size() < 2 || node_name[0] != '/') return elements;
-  size_t start = 1;
-  while (true) {
-    size_t slash = node_name.find('/', start);
-    if (slash == std::string::npos) break;  // the last element is the op, not a module
-    if (slash > start) elements.push_back(node_name.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return elements;
-}
-
-std::vector<std::string> splitDots(const std::string& text) {
-  std::vector<std::string> atoms;
-  size_t start = 0;
-  while (true) {
-    size_t dot = text.find('.', start);
-    atoms.push_back(text.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) return atoms;
-    start = dot + 1;
-  }
-}
-
-std::string joinDots(const std::vector<std::string>& atoms, size_t count) {
-  std::string out;
-  for (size_t i = 0; i < count && i < atoms.size(); ++i) out += (i ? "." : "") + atoms[i];
-  return out;
-}
-
-// A module path atom: an identifier or a run of digits (a Sequential index).
-std::string sanitizeAtom(const std::string& atom) {
-  std::string out;
-  for (char c : atom) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (out.empty()) out = "_";
-  return out;
-}
 
 class Tracer {
  public:
@@ -214,7 +48,7 @@ class Tracer {
 
     defineValues(graph);
     std::vector<int> order = sortNodes(graph);
-    readScopes(graph, order);
+    scopes_ = std::make_unique<ScopeIndex>(graph, order);
 
     for (int i = 0; i < graph.initializer_size(); ++i) {
       auto& init = *graph.mutable_initializer(i);
@@ -240,7 +74,17 @@ class Tracer {
     for (int index : order) {
       if (traceAlias(*graph.mutable_node(index))) aliases.insert(index);
     }
-    findGroups(graph, order);
+    auto producer = [&](std::string_view value) {
+      const Value* known = values_.find(value);
+      return known ? known->producer : kGraphInput;
+    };
+    auto leaf_call = [&](const NodeProto& node) {
+      return functions_.count(node.domain() + ":" + node.op_type()) != 0;
+    };
+    for (auto& members : findModuleGroups(graph, order, *scopes_, producer, leaf_call)) {
+      for (int i : members) group_of_[i] = groups_.size();
+      groups_.push_back(Group{std::move(members)});
+    }
     for (int index : order) {
       if (aliases.count(index)) continue;
       auto group = group_of_.find(index);
@@ -405,26 +249,6 @@ class Tracer {
     return order;
   }
 
-  static bool isAliasCandidate(const NodeProto& node) {
-    return isDefaultDomain(node.domain()) &&
-           ((node.op_type() == "Constant" && node.input_size() == 0) ||
-            node.op_type() == "Identity");
-  }
-
-  // Counts, per scope, the ops it holds directly and whether any op sits in a deeper scope.
-  void readScopes(const ::onnx::GraphProto& graph, const std::vector<int>& order) {
-    for (int i : order) {
-      const NodeProto& node = graph.node(i);
-      if (isAliasCandidate(node)) continue;
-      std::string_view key = scopeKey(node.name());
-      if (key.empty()) continue;
-      for (size_t slash = key.find('/', 1); slash != std::string_view::npos;
-           slash = key.find('/', slash + 1))
-        scope_has_children_[key.substr(0, slash)] = true;
-      ++scope_ops_[key];
-    }
-  }
-
   bool isConstant(std::string_view value) const { return constants_.count(value) != 0; }
 
   ir::Node* constantNode(std::string_view value) {
@@ -465,7 +289,7 @@ class Tracer {
 
   // Constant and Identity-of-constant produce no node: their outputs alias a constant tensor.
   bool traceAlias(NodeProto& node) {
-    if (!isAliasCandidate(node) || node.output_size() != 1) return false;
+    if (!mayAliasConstant(node) || node.output_size() != 1) return false;
     if (node.op_type() == "Identity") {
       if (node.input_size() != 1 || !isConstant(node.input(0))) return false;
       Constant alias = constants_.at(node.input(0));
@@ -673,9 +497,7 @@ class Tracer {
   void traceNode(NodeProto& node) {
     NodeRecord record;
     std::string_view scope_key = scopeKey(node.name());
-    const int* scope_ops = scope_ops_.find(scope_key);  // Identity ops are not counted
-    bool leaf_scope =
-        !scope_key.empty() && !scope_has_children_.count(scope_key) && scope_ops && *scope_ops == 1;
+    bool leaf_scope = scopes_->isSingleOpLeaf(scope_key);
     bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
     std::optional<ModuleCall> module_call;
     if (!local_function && !hasSubgraphs(node)) {
@@ -697,7 +519,7 @@ class Tracer {
         module_call->path = scopePath(scopeElements(node.name()));
       // A weight used directly in a container's forward (F.conv2d(x, self.weight)) gets a module
       // of its own below the container.
-      if (!module_call->path.empty() && weighted && scope_has_children_.count(scope_key))
+      if (!module_call->path.empty() && weighted && scopes_->hasChildren(scope_key))
         module_call->path += "." + ir::snakeCase(node.op_type());
       if (module_call->path.empty()) module_call->path = pathWithoutScope(node, *module_call);
       call = emitModuleCall(std::move(*module_call), record);
@@ -753,114 +575,10 @@ class Tracer {
     }
   }
 
-  // ---- Module groups --------------------------------------------------------------------------
-  // torch.nn modules that the exporter decomposes (Hardswish → HardSigmoid·Mul at opset 13,
-  // SiLU, GELU, a Linear on 3-D input → MatMul+Add) appear as several ops in one leaf scope.
-  // torch.fx shows them as one call_module; so does fxc, when the ops form a closed region: one
-  // output used outside, inputs all defined before the region starts.
+  // ---- Module groups: see scopes.h ------------------------------------------------------------
   struct Group {
     std::vector<int> members;  // in topological order
   };
-
-  void findGroups(const ::onnx::GraphProto& graph, const std::vector<int>& order) {
-    std::unordered_set<size_t> pattern_sizes;
-    for (const auto& pattern : groupPatterns()) pattern_sizes.insert(pattern.first.size());
-    ir::FlatMap<std::string_view, bool> constant_values;
-    for (const auto& init : graph.initializer()) constant_values[init.name()] = true;
-    ir::FlatMap<std::string_view, std::vector<int>> by_scope;
-    std::vector<size_t> position(static_cast<size_t>(graph.node_size()));
-    for (size_t p = 0; p < order.size(); ++p) {
-      int i = order[p];
-      position[static_cast<size_t>(i)] = p;
-      const NodeProto& node = graph.node(i);
-      if (isAliasCandidate(node) && node.output_size() == 1 &&
-          (node.op_type() == "Constant" ||
-           (node.input_size() == 1 && constant_values.count(node.input(0))))) {
-        constant_values[node.output(0)] = true;
-        continue;
-      }
-      std::string_view key = scopeKey(node.name());
-      const int* ops = scope_ops_.find(key);
-      if (!ops || scope_has_children_.count(key) || !pattern_sizes.count(static_cast<size_t>(*ops)))
-        continue;
-      by_scope[key].push_back(i);
-    }
-    // Cheap test first: only decompositions of torch.nn modules are leaves; a custom module is
-    // traced through, as torch.fx does.
-    std::vector<std::vector<int>> candidates;
-    by_scope.forEach([&](std::string_view, const std::vector<int>& members) {
-      std::vector<std::string> ops;
-      bool has_weight = false;
-      for (int i : members) {
-        const NodeProto& node = graph.node(i);
-        ops.push_back(node.op_type());
-        for (const auto& input : node.input())
-          has_weight = has_weight || constant_values.count(input);
-      }
-      if (!groupType(ops, has_weight).empty()) candidates.push_back(members);
-    });
-    if (candidates.empty()) return;
-    std::unordered_map<std::string_view, std::vector<int>> consumers;
-    for (int i : order) {
-      for (const auto& input : graph.node(i).input()) consumers[input].push_back(i);
-    }
-    std::unordered_set<std::string> graph_outputs;
-    for (const auto& output : graph.output()) graph_outputs.insert(output.name());
-    // Then the region must be closed: one value used outside, every input defined before it.
-    for (const auto& members : candidates) {
-      std::unordered_set<int> inside(members.begin(), members.end());
-      std::unordered_set<std::string> produced;
-      bool ok = true;
-      for (int i : members) {
-        const NodeProto& node = graph.node(i);
-        ok = ok && isDefaultDomain(node.domain()) && !hasSubgraphs(node) &&
-             node.output_size() == 1 && !functions_.count(node.domain() + ":" + node.op_type());
-        for (const auto& output : node.output()) produced.insert(output);
-      }
-      size_t first = position[static_cast<size_t>(members.front())];
-      for (int i : members) {
-        for (const auto& input : graph.node(i).input()) {
-          if (input.empty() || produced.count(input) || constant_values.count(input)) continue;
-          const Value* value = values_.find(input);
-          if (value && value->producer >= 0 &&
-              position[static_cast<size_t>(value->producer)] > first)
-            ok = false;
-        }
-      }
-      std::unordered_set<std::string> external_outputs;
-      for (const auto& value : produced) {
-        if (graph_outputs.count(value)) external_outputs.insert(value);
-        for (int user : consumers[value]) {
-          if (!inside.count(user)) external_outputs.insert(value);
-        }
-      }
-      if (!ok || external_outputs.size() != 1) continue;
-      for (int i : members) group_of_[i] = groups_.size();
-      groups_.push_back(Group{members});
-    }
-  }
-
-  using GroupPatterns = std::vector<std::pair<std::vector<std::string>, std::string>>;
-  static const GroupPatterns& groupPatterns() {
-    static const GroupPatterns patterns = {
-        {{"HardSigmoid", "Mul"}, "Hardswish"},
-        {{"Sigmoid", "Mul"}, "SiLU"},
-        {{"Div", "Erf", "Add", "Mul", "Mul"}, "GELU"},
-        {{"Softplus", "Tanh", "Mul"}, "Mish"},
-        {{"MatMul", "Add"}, "Linear"},
-        {{"Transpose", "MatMul", "Add"}, "Linear"},  // without constant folding
-        {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"},
-         "LayerNorm"}};
-    return patterns;
-  }
-
-  // The torch.nn type of a decomposed module, or "" when the ops match none.
-  static std::string groupType(const std::vector<std::string>& ops, bool has_weight) {
-    for (const auto& [pattern, type] : groupPatterns()) {
-      if (pattern == ops && (type != "Linear" || has_weight)) return type;  // Linear needs weights
-    }
-    return "";
-  }
 
   void traceGroup(::onnx::GraphProto& graph, const Group& group) {
     std::unordered_set<std::string_view> produced;  // views of names in the model
@@ -898,7 +616,7 @@ class Tracer {
         call.tensors.emplace_back(local, input);
       }
     }
-    call.type = groupType(ops, /*has_weight=*/true);  // findGroups checked the weight
+    call.type = decomposedModuleType(ops, /*has_weight=*/true);  // checked when grouping
     // The one value the rest of the graph reads.
     std::string_view output;
     for (std::string_view value : produced) {
@@ -934,8 +652,7 @@ class Tracer {
   // Keyed by views of the value names in model_.proto, which outlives the tracer's use of them.
   ir::FlatMap<std::string_view, const ::onnx::TypeProto*> types_;
 
-  ir::FlatMap<std::string_view, int> scope_ops_;  // views of node names in model_.proto
-  ir::FlatMap<std::string_view, bool> scope_has_children_;
+  std::unique_ptr<ScopeIndex> scopes_;
   ir::FlatMap<std::string_view, Constant> constants_;
   // Every ONNX value of the main graph: who defines it, how often it is read, its FX node.
   struct Value {
