@@ -1,11 +1,13 @@
 #include "tools/common.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 
 #include "ir/lint.h"
+#include "onnx/export.h"
 
 namespace fxc::tools {
 
@@ -33,6 +35,50 @@ Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& pa
     return Error{label + ": internal error, the traced graph fails lint: " + problem};
   spdlog::debug("{}: linted in {:.3f} s", label, watch.lap());
   return traced;
+}
+
+void addOutputFlags(CLI::App& cmd, OutputFlags& flags) {
+  cmd.add_option("-o,--output", flags.path, "write the model as ONNX to this file (- for stdout)");
+  cmd.add_flag("--in-place", flags.in_place, "write the model back over MODEL");
+  cmd.add_flag("--external-data", flags.external_data,
+                "store tensors in OUTPUT.data next to the model (automatic past 2 GB)");
+  cmd.add_flag("--check", flags.check, "run the ONNX checker on the written model");
+}
+
+bool wantsOutput(const OutputFlags& flags) { return !flags.path.empty() || flags.in_place; }
+
+void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text) {
+  if (flags.in_place) {
+    if (!flags.path.empty()) throw UsageError{"--in-place and -o exclude each other"};
+    if (model_path == "-") throw UsageError{"--in-place needs a MODEL file, not stdin"};
+    return;
+  }
+  if (flags.path == "-" && prints_text)
+    throw UsageError{"-o - writes the model to stdout; a text view cannot go there too"};
+  if (flags.path.empty() || flags.path == "-" || model_path == "-") return;
+  struct stat in {}, out {};
+  if (::stat(model_path.c_str(), &in) == 0 && ::stat(flags.path.c_str(), &out) == 0 &&
+      in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+    throw UsageError{"refusing to overwrite the input " + model_path + " (use --in-place)"};
+}
+
+Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
+                           const std::string& model_path) {
+  std::string path = flags.in_place ? model_path : flags.path;
+  std::string label = path == "-" ? "<stdout>" : path;
+  Stopwatch watch;
+  auto model = onnx::exportModel(gm);
+  if (!model) return Error{label + ": " + model.error()};
+  if (flags.check) {
+    auto checked = onnx::checkModel(*model.value());
+    if (!checked) return Error{label + ": " + checked.error()};
+  }
+  onnx::SaveOptions options;
+  options.external_data = flags.external_data;
+  auto saved = onnx::saveModel(*model.value(), path, options);
+  if (!saved) return Error{label + ": " + saved.error()};
+  spdlog::debug("{}: exported and written in {:.3f} s", label, watch.lap());
+  return true;
 }
 
 void printError(const std::string& message) {

@@ -58,6 +58,21 @@ void bury(std::unique_ptr<T> object) {
 #endif
 }
 
+// -o / --in-place / --external-data / --check, shared by every command that writes a model.
+struct OutputFlags {
+  std::string path;  // "" none, "-" stdout
+  bool in_place = false;
+  bool external_data = false;
+  bool check = false;
+};
+void addOutputFlags(CLI::App& cmd, OutputFlags& flags);
+// Usage errors (overwriting the input without --in-place, -o - with a text view) as UsageError.
+void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text);
+bool wantsOutput(const OutputFlags& flags);
+// Exports, optionally checks, and writes; errors come back as "PATH: message".
+Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
+                           const std::string& model_path);
+
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);
 

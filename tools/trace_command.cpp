@@ -19,10 +19,13 @@ struct TraceFlags {
   bool shapes = false;
   bool inline_functions = false;
   std::string format = "text";
+  OutputFlags output;
 };
 
 int runTrace(const TraceFlags& flags) {
   std::string path = resolveModelPath(flags.model);
+  bool views = flags.tabular || flags.code || flags.graph || flags.format == "json";
+  validateOutputFlags(flags.output, path, views);
   onnx::TraceOptions options;
   options.inline_functions = flags.inline_functions;
   options.infer_shapes = flags.shapes;
@@ -32,6 +35,17 @@ int runTrace(const TraceFlags& flags) {
     return kExitFailure;
   }
   const ir::GraphModule& gm = *traced.value();
+  if (wantsOutput(flags.output)) {
+    auto written = writeOutput(gm, flags.output, path);
+    if (!written) {
+      printError(written.error());
+      return kExitFailure;
+    }
+    if (!views) {
+      bury(std::move(traced.value()));
+      return kExitOk;
+    }
+  }
   if (flags.format == "json") {
     nlohmann::json out = ir::toJson(gm);
     out["tabular"] = ir::printTabular(gm.graph(), flags.shapes);
@@ -67,6 +81,7 @@ Runner addTraceCommand(CLI::App& app) {
                 "trace through ONNX local functions instead of keeping them as leaf calls");
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  addOutputFlags(*cmd, flags->output);
   return [cmd, flags]() { return cmd->parsed() ? runTrace(*flags) : -1; };
 }
 

@@ -47,6 +47,10 @@ class Tensor {
   DType dtype = DType::kUndefined;
   std::vector<int64_t> dims;
   std::vector<std::string> strings;  // for DType::kString
+  // The name the tensor had in the model it came from, and the node that made it when that was
+  // not an initializer (an ONNX Constant): what an export writes back.
+  std::string source_name;
+  std::string source_node;
 
   int64_t numel() const;
   const char* bytes() const { return view_ ? view_ : owned_.data(); }

@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 namespace fxc::onnx {
@@ -132,6 +133,64 @@ std::string functionTarget(const ::onnx::NodeProto& node) {
   }
   auto it = functionTargets().find(op);
   return it == functionTargets().end() ? "onnx." + op : it->second;
+}
+
+std::optional<std::pair<std::string, std::string>> opForTarget(const std::string& target) {
+  static const std::unordered_map<std::string, std::string> reverse = [] {
+    std::unordered_map<std::string, std::string> table;
+    for (const auto& [op, name] : functionTargets()) {
+      if (op != "Upsample") table.emplace(name, op);  // interpolate is Resize
+    }
+    return table;
+  }();
+  if (target == "operator.getitem") return std::nullopt;
+  auto it = reverse.find(target);
+  if (it != reverse.end()) return std::make_pair(std::string(), it->second);
+  static const std::pair<const char*, const char*> spatial[] = {
+      {"torch.nn.functional.max_pool", "MaxPool"},
+      {"torch.nn.functional.avg_pool", "AveragePool"},
+      {"torch.nn.functional.conv_transpose", "ConvTranspose"},
+      {"torch.nn.functional.conv", "Conv"},
+      {"torch.nn.functional.lp_pool", "LpPool"}};
+  for (const auto& [prefix, op] : spatial) {
+    std::string p(prefix);
+    if (target.size() == p.size() + 2 && target.compare(0, p.size(), p) == 0 &&
+        std::isdigit(static_cast<unsigned char>(target[p.size()])) && target.back() == 'd')
+      return std::make_pair(std::string(), std::string(op));
+  }
+  size_t dot = target.rfind('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == target.size()) return std::nullopt;
+  std::string domain = target.substr(0, dot);
+  if (domain == "onnx") domain.clear();
+  if (domain == "torch" || domain == "operator" || domain == "builtins" ||
+      domain.compare(0, 6, "torch.") == 0)
+    return std::nullopt;  // a torch function with no ONNX op
+  return std::make_pair(domain, target.substr(dot + 1));
+}
+
+std::string opForModuleType(const std::string& type) {
+  static const std::unordered_map<std::string, std::string> table = {
+      {"Conv1d", "Conv"}, {"Conv2d", "Conv"}, {"Conv3d", "Conv"},
+      {"ConvTranspose1d", "ConvTranspose"}, {"ConvTranspose2d", "ConvTranspose"},
+      {"ConvTranspose3d", "ConvTranspose"}, {"BatchNorm1d", "BatchNormalization"},
+      {"BatchNorm2d", "BatchNormalization"}, {"BatchNorm3d", "BatchNormalization"},
+      {"InstanceNorm1d", "InstanceNormalization"}, {"InstanceNorm2d", "InstanceNormalization"},
+      {"InstanceNorm3d", "InstanceNormalization"}, {"Linear", "Gemm"},
+      {"LayerNorm", "LayerNormalization"}, {"GroupNorm", "GroupNormalization"},
+      {"PReLU", "PRelu"}, {"ReLU", "Relu"}, {"LeakyReLU", "LeakyRelu"}, {"Sigmoid", "Sigmoid"},
+      {"Tanh", "Tanh"}, {"Softmax", "Softmax"}, {"LogSoftmax", "LogSoftmax"},
+      {"Hardsigmoid", "HardSigmoid"}, {"Hardswish", "HardSwish"}, {"Hardtanh", "Clip"},
+      {"ELU", "Elu"}, {"SELU", "Selu"}, {"CELU", "Celu"}, {"Softplus", "Softplus"},
+      {"Softsign", "Softsign"}, {"GELU", "Gelu"}, {"Mish", "Mish"}, {"Dropout", "Dropout"},
+      {"Flatten", "Flatten"}, {"Identity", "Identity"},
+      {"AdaptiveAvgPool2d", "GlobalAveragePool"}, {"AdaptiveMaxPool2d", "GlobalMaxPool"},
+      {"MaxPool1d", "MaxPool"}, {"MaxPool2d", "MaxPool"}, {"MaxPool3d", "MaxPool"},
+      {"AvgPool1d", "AveragePool"}, {"AvgPool2d", "AveragePool"}, {"AvgPool3d", "AveragePool"},
+      {"Upsample", "Resize"}, {"ConstantPad2d", "Pad"}, {"LocalResponseNorm", "LRN"},
+      {"LSTM", "LSTM"}, {"GRU", "GRU"}, {"RNN", "RNN"}, {"PixelShuffle", "DepthToSpace"},
+      {"PixelUnshuffle", "SpaceToDepth"}};
+  auto it = table.find(type);
+  return it == table.end() ? "" : it->second;
 }
 
 const std::vector<std::string>& parameterSlots(const std::string& op_type) {

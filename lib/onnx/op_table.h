@@ -1,7 +1,9 @@
 // How ONNX ops appear in the FX graph: call_function targets, module types, parameter names.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace onnx {
@@ -13,6 +15,12 @@ namespace fxc::onnx {
 // The stable qualified call_function target: "operator.add", "torch.flatten", ...;
 // "onnx.<Op>" where torch has no counterpart; "<domain>.<Op>" outside the default domain.
 std::string functionTarget(const ::onnx::NodeProto& node);
+
+// The ONNX op for a call_function target: {domain, op type}; nullopt for operator.getitem and
+// targets that name no op. The inverse of functionTarget.
+std::optional<std::pair<std::string, std::string>> opForTarget(const std::string& target);
+// The ONNX op type for a module type ("Conv2d" → "Conv"); "" when unknown.
+std::string opForModuleType(const std::string& type);
 
 // Ops that own weights. For each input position, the parameter name it binds when that input is
 // a constant ("" for a data input). Empty when the op is not a weighted op.

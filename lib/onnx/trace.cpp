@@ -9,7 +9,9 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -58,6 +60,7 @@ class Tracer {
       auto tensor =
           takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'", &model_, span);
       if (!tensor) throw TraceError{tensor.error()};
+      tensor.value()->source_name = init.name();
       constants_[init.name()] = Constant{tensor.take(), init.name(), nullptr};
     }
     if (graph.sparse_initializer_size() > 0)
@@ -67,6 +70,7 @@ class Tracer {
       if (constants_.count(input.name())) continue;
       ir::Node* node = gm_->graph().placeholder(input.name());
       fillMeta(node->meta, &input.type());
+      node->meta.source = NodeRecord{{}, {}, -1, input.name()};
       values_.at(input.name()).node = node;
     }
     // Constants first: they make no node, and a module group may read one defined mid-region.
@@ -225,18 +229,19 @@ class Tracer {
     forEachEdge([&](int from, int to) { dependents[fill[static_cast<size_t>(from)]++] = to; });
     std::vector<int> order;
     order.reserve(n);
-    // A stack of ready nodes, pushed in reverse so that an already sorted file keeps its order.
-    std::vector<int> ready;
-    for (size_t i = n; i-- > 0;) {
-      if (pending[i] == 0) ready.push_back(static_cast<int>(i));
+    // Ready nodes leave lowest index first, so that a file already in topological order keeps
+    // its order exactly and any other is changed as little as possible.
+    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (size_t i = 0; i < n; ++i) {
+      if (pending[i] == 0) ready.push(static_cast<int>(i));
     }
     while (!ready.empty()) {
-      int i = ready.back();
-      ready.pop_back();
+      int i = ready.top();
+      ready.pop();
       order.push_back(i);
       for (size_t e = row[static_cast<size_t>(i) + 1]; e-- > row[static_cast<size_t>(i)];) {
         int next = dependents[e];
-        if (--pending[static_cast<size_t>(next)] == 0) ready.push_back(next);
+        if (--pending[static_cast<size_t>(next)] == 0) ready.push(next);
       }
     }
     if (order.size() != n) {
@@ -334,6 +339,8 @@ class Tracer {
     } else {
       return false;  // sparse_value: kept as a plain call
     }
+    tensor->source_name = node.output(0);
+    tensor->source_node = node.name().empty() ? node.output(0) : node.name();
     constants_[node.output(0)] = Constant{std::move(tensor), "", nullptr};
     return true;
   }
@@ -569,7 +576,7 @@ class Tracer {
       if (output.empty() || values_.at(output).uses == 0) continue;
       ir::Node* item = gm_->graph().callFunction("operator.getitem",
                                                  {ir::Argument(call), ir::Argument(int64_t{i})});
-      item->meta.source = NodeRecord{protos, {}, i};
+      item->meta.source = NodeRecord{protos, {}, i, ""};
       fillMeta(item->meta, typeOf(output));
       values_.at(output).node = item;
     }
@@ -627,6 +634,7 @@ class Tracer {
     for (int i : group.members) record.protos.emplace_back(model_.proto, &graph.node(i));
     values_.at(output).node = node;
     fillMeta(node->meta, typeOf(output));
+    record.value = std::string(output);
     node->meta.source = std::move(record);
   }
 

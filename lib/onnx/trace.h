@@ -24,6 +24,9 @@ struct NodeRecord {
   // module tensor it binds.
   std::vector<std::pair<std::string, std::string>> inputs;
   int output_index = -1;  // for operator.getitem nodes: which output of protos[0]
+  // The ONNX name of the value this node produces, when it is not protos[0]'s only output
+  // (placeholders: the graph input; module groups and passes: the value that leaves them).
+  std::string value;
 };
 
 // Stored in GraphModule::source: the model with its nodes and tensor bytes moved out.

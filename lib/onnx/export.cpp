@@ -1,0 +1,379 @@
+#include "onnx/export.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
+#include "onnx/node_info.h"
+#include "onnx/op_table.h"
+#include "onnx/trace.h"
+
+namespace fxc::onnx {
+namespace {
+
+using ::onnx::AttributeProto;
+using ::onnx::NodeProto;
+
+struct ExportError {
+  std::string message;
+};
+
+const NodeRecord* recordOf(const ir::Node& node) {
+  return std::any_cast<NodeRecord>(&node.meta.source);
+}
+
+// kwargs of a node made by a pass → ONNX attributes (ints, floats, strings and their lists).
+void writeAttributes(const ir::Kwargs& kwargs, NodeProto& out, const ir::Node& node) {
+  for (const auto& [key, value] : kwargs) {
+    if (key == "captures") continue;
+    AttributeProto& attr = *out.add_attribute();
+    attr.set_name(key);
+    using K = ir::Argument::Kind;
+    switch (value.kind()) {
+      case K::kInt: case K::kBool:
+        attr.set_type(AttributeProto::INT);
+        attr.set_i(value.kind() == K::kBool ? value.toBool() : value.toInt());
+        break;
+      case K::kFloat:
+        attr.set_type(AttributeProto::FLOAT);
+        attr.set_f(static_cast<float>(value.toFloat()));
+        break;
+      case K::kString:
+        attr.set_type(AttributeProto::STRING);
+        attr.set_s(value.toString());
+        break;
+      case K::kList: case K::kTuple: {
+        const auto& items = value.items();
+        K kind = items.empty() ? K::kInt : items[0].kind();
+        attr.set_type(kind == K::kFloat ? AttributeProto::FLOATS
+                                        : kind == K::kString ? AttributeProto::STRINGS : AttributeProto::INTS);
+        for (const auto& item : items) {
+          if (item.kind() == K::kFloat) attr.add_floats(static_cast<float>(item.toFloat()));
+          else if (item.kind() == K::kString) attr.add_strings(item.toString());
+          else if (item.kind() == K::kInt) attr.add_ints(item.toInt());
+          else throw ExportError{"node '" + node.name() + "': kwarg '" + key + "' mixes kinds"};
+        }
+        break;
+      }
+      default:
+        throw ExportError{"node '" + node.name() + "': kwarg '" + key +
+                          "' has no ONNX attribute form"};
+    }
+  }
+}
+
+void writeTensor(const ir::Tensor& tensor, const std::string& name, ::onnx::TensorProto& out) {
+  if (!name.empty()) out.set_name(name);
+  out.set_data_type(static_cast<int32_t>(tensor.dtype));
+  for (int64_t d : tensor.dims) out.add_dims(d);
+  if (tensor.dtype == ir::DType::kString) {
+    for (const auto& s : tensor.strings) out.add_string_data(s);
+  } else {
+    out.set_raw_data(tensor.bytes(), tensor.byteSize());
+  }
+}
+
+class Exporter {
+ public:
+  explicit Exporter(const ir::GraphModule& gm) : gm_(gm) {}
+
+  std::shared_ptr<::onnx::ModelProto> run() {
+    auto model = std::make_shared<::onnx::ModelProto>();
+    const ModelRecord* source = std::any_cast<ModelRecord>(&gm_.source);
+    if (source && source->proto) {
+      model->CopyFrom(*source->proto);
+      auto* graph = model->mutable_graph();
+      original_inputs_.CopyFrom(graph->input());
+      original_outputs_.CopyFrom(graph->output());
+      graph->clear_node();
+      graph->clear_initializer();
+      graph->clear_input();
+      graph->clear_output();
+      graph->clear_value_info();
+      graph->clear_sparse_initializer();
+    } else {
+      model->set_ir_version(8);
+      model->add_opset_import()->set_version(17);
+      model->mutable_graph()->set_name("fxc");
+    }
+    model->set_producer_name("fxc");
+    graph_ = model->mutable_graph();
+    nameValues();
+    for (const ir::Node* node : gm_.graph()) emit(*node);
+    return model;
+  }
+
+ private:
+  std::string unique(std::string name) {
+    if (name.empty()) name = "value";
+    std::string candidate = name;
+    for (int n = 1; taken_.count(candidate); ++n) candidate = name + "_" + std::to_string(n);
+    taken_.insert(candidate);
+    return candidate;
+  }
+
+  // The initializer (or Constant output) name of a tensor, written on first use.
+  const std::string& tensorName(const std::shared_ptr<ir::Tensor>& tensor, const std::string& fallback) {
+    auto it = tensor_names_.find(tensor.get());
+    if (it != tensor_names_.end()) return it->second;
+    std::string name = unique(tensor->source_name.empty() ? fallback : tensor->source_name);
+    if (!tensor->source_node.empty()) {
+      NodeProto& constant = *graph_->add_node();
+      constant.set_op_type("Constant");
+      constant.set_name(tensor->source_node);
+      constant.add_output(name);
+      AttributeProto& value = *constant.add_attribute();
+      value.set_name("value");
+      value.set_type(AttributeProto::TENSOR);
+      writeTensor(*tensor, "", *value.mutable_t());
+    } else {
+      writeTensor(*tensor, name, *graph_->add_initializer());
+    }
+    return tensor_names_.emplace(tensor.get(), name).first->second;
+  }
+
+  // Names every value before anything is written: graph outputs keep their names, values keep
+  // the names they had, new values take their FX name.
+  void nameValues() {
+    const ir::Node* output = gm_.graph().last();
+    std::vector<const ir::Node*> results;
+    if (output && output->op() == ir::Opcode::kOutput && !output->args().empty()) {
+      const ir::Argument& result = output->args()[0];
+      if (result.isSequence()) {
+        for (const auto& item : result.items()) results.push_back(item.isNode() ? item.toNode() : nullptr);
+      } else {
+        results.push_back(result.isNode() ? result.toNode() : nullptr);
+      }
+    }
+    std::unordered_map<const ir::Node*, std::string> wanted;
+    for (size_t k = 0; k < results.size(); ++k) {
+      const ir::Node* node = results[k];
+      if (!node || static_cast<int>(k) >= original_outputs_.size()) continue;
+      if (node->op() == ir::Opcode::kPlaceholder || node->op() == ir::Opcode::kGetAttr) continue;
+      wanted.emplace(node, original_outputs_.Get(static_cast<int>(k)).name());
+    }
+    for (const ir::Node* node : gm_.graph()) {
+      if (node->op() == ir::Opcode::kOutput) continue;
+      if (node->op() == ir::Opcode::kGetAttr) {
+        auto tensor = gm_.findTensor(node->target());
+        if (!tensor) throw ExportError{"get_attr '" + node->name() + "' names no tensor"};
+        value_[node] = tensorName(tensor, node->target());
+        continue;
+      }
+      std::string name;
+      auto it = wanted.find(node);
+      if (it != wanted.end()) {
+        name = it->second;
+      } else if (const NodeRecord* record = recordOf(*node)) {
+        if (!record->value.empty()) {
+          name = record->value;
+        } else if (!record->protos.empty()) {
+          // A multi-output op has no value of its own: its getitem users name its outputs.
+          const NodeProto& proto = *record->protos[0];
+          if (record->output_index >= 0 && record->output_index < proto.output_size())
+            name = proto.output(record->output_index);
+          else if (record->output_index < 0 && proto.output_size() >= 1 &&
+                   std::all_of(proto.output().begin() + 1, proto.output().end(),
+                               [](const std::string& o) { return o.empty(); }))
+            name = proto.output(0);
+        }
+      }
+      value_[node] = unique(name.empty() || taken_.count(name) ? node->name() : name);
+    }
+  }
+
+  const std::string& valueOf(const ir::Argument& arg, const ir::Node& user) {
+    static const std::string kAbsent;
+    if (arg.isNone()) return kAbsent;
+    if (!arg.isNode()) throw ExportError{"node '" + user.name() + "': a constant argument (" + ir::pyRepr(arg) + ") has no ONNX input form"};
+    return value_.at(arg.toNode());
+  }
+
+  // Output names of a node: its value, or for multi-output ops the getitem users' values.
+  void setOutputs(const ir::Node& node, NodeProto& out, const NodeProto* original) {
+    out.clear_output();
+    bool multi = false;
+    for (const ir::Node* user : node.users()) multi = multi || user->target() == "operator.getitem";
+    if (!multi) {
+      out.add_output(value_.at(&node));
+      return;
+    }
+    int count = original ? original->output_size() : 0;
+    std::unordered_map<int64_t, std::string> by_index;
+    for (const ir::Node* user : node.users()) {
+      if (user->target() != "operator.getitem" || user->args().size() != 2) continue;
+      int64_t index = user->args()[1].toInt();
+      by_index[index] = value_.at(user);
+      count = std::max(count, static_cast<int>(index) + 1);
+    }
+    for (int i = 0; i < count; ++i) {
+      auto it = by_index.find(i);
+      if (it != by_index.end()) {
+        out.add_output(it->second);
+      } else if (original && i < original->output_size() && !original->output(i).empty() &&
+                 !taken_.count(original->output(i))) {
+        out.add_output(unique(original->output(i)));  // unused, but keeps its name
+      } else {
+        out.add_output("");
+      }
+    }
+  }
+
+  void emit(const ir::Node& node) {
+    switch (node.op()) {
+      case ir::Opcode::kPlaceholder: return emitInput(node);
+      case ir::Opcode::kGetAttr: return;  // written by nameValues
+      case ir::Opcode::kCallFunction: return emitFunction(node);
+      case ir::Opcode::kCallModule: return emitModule(node);
+      case ir::Opcode::kCallMethod:
+        throw ExportError{"node '" + node.name() + "': call_method '" + node.target() + "' has no ONNX op"};
+      case ir::Opcode::kOutput: return emitOutputs(node);
+    }
+  }
+
+  void emitInput(const ir::Node& node) {
+    const std::string& name = value_.at(&node);
+    const NodeRecord* record = recordOf(node);
+    ::onnx::ValueInfoProto* input = graph_->add_input();
+    for (const auto& original : original_inputs_) {
+      if (record && original.name() == record->value) input->CopyFrom(original);
+    }
+    input->set_name(name);
+  }
+
+  void emitFunction(const ir::Node& node) {
+    if (node.target() == "operator.getitem") return;  // an output name of its producer
+    const NodeRecord* record = recordOf(node);
+    const NodeProto* original = record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
+    NodeProto& out = *graph_->add_node();
+    bool same_op = original && (functionTarget(*original) == node.target() ||
+                                (original->domain() + "." + original->op_type()) == node.target());
+    if (same_op && original->input_size() == static_cast<int>(node.args().size())) {
+      out.CopyFrom(*original);
+    } else {
+      auto op = opForTarget(node.target());
+      if (!op) throw ExportError{"node '" + node.name() + "': no ONNX op for target " + node.target()};
+      out.set_domain(op->first);
+      out.set_op_type(op->second);
+      out.set_name(node.name());
+      writeAttributes(node.kwargs(), out, node);
+    }
+    out.clear_input();
+    for (const auto& arg : node.args()) out.add_input(valueOf(arg, node));
+    setOutputs(node, out, original);
+  }
+
+  void emitModule(const ir::Node& node) {
+    const ir::Module* module = gm_.findModule(node.target());
+    if (!module) throw ExportError{"node '" + node.name() + "': no module " + node.target()};
+    const NodeRecord* record = recordOf(node);
+    if (record && !record->protos.empty()) {
+      // The original op(s): rename the values that come from outside, and the one leaving.
+      std::unordered_map<std::string, std::string> rename;
+      size_t next_arg = 0;
+      for (const auto& [value, binding] : record->inputs) {
+        if (binding == "arg") {
+          if (next_arg >= node.args().size()) throw ExportError{"node '" + node.name() + "': fewer args than its record"};
+          rename[value] = valueOf(node.args()[next_arg++], node);
+        } else {
+          auto tensor = module->tensor(binding);
+          if (!tensor) throw ExportError{"node '" + node.name() + "': module " + node.target() + " has no tensor " + binding};
+          rename[value] = tensorName(tensor, node.target() + "." + binding);
+        }
+      }
+      std::string leaving = record->value.empty() ? record->protos.back()->output(0) : record->value;
+      rename[leaving] = value_.at(&node);
+      for (const auto& proto : record->protos) {
+        NodeProto& out = *graph_->add_node();
+        out.CopyFrom(*proto);
+        for (auto& input : *out.mutable_input()) {
+          auto it = rename.find(input);
+          if (it != rename.end()) input = it->second;
+        }
+        if (record->protos.size() == 1) {
+          setOutputs(node, out, proto.get());
+        } else {
+          for (auto& output : *out.mutable_output()) {
+            auto it = rename.find(output);
+            if (it != rename.end()) output = it->second;
+          }
+        }
+      }
+      return;
+    }
+    // A module made by a pass: its type says the op, its tensors the parameter inputs.
+    std::string op = opForModuleType(module->type());
+    if (op.empty()) throw ExportError{"node '" + node.name() + "': no ONNX op for module type " + module->type()};
+    NodeProto& out = *graph_->add_node();
+    out.set_op_type(op);
+    out.set_name(node.name());
+    for (const auto& arg : node.args()) out.add_input(valueOf(arg, node));
+    const auto& slots = parameterSlots(op);
+    for (size_t i = 1; i < slots.size(); ++i) {
+      if (slots[i].empty()) continue;
+      auto tensor = module->tensor(slots[i]);
+      if (tensor) {
+        while (out.input_size() < static_cast<int>(i)) out.add_input("");
+        out.add_input(tensorName(tensor, node.target() + "." + slots[i]));
+      }
+    }
+    writeAttributes(module->attributes(), out, node);
+    setOutputs(node, out, nullptr);
+  }
+
+  void emitOutputs(const ir::Node& node) {
+    if (node.args().empty()) return;
+    std::vector<ir::Argument> results;
+    const ir::Argument& result = node.args()[0];
+    if (result.isSequence()) results = result.items(); else results.push_back(result);
+    for (size_t k = 0; k < results.size(); ++k) {
+      const std::string& value = valueOf(results[k], node);
+      ::onnx::ValueInfoProto* output = graph_->add_output();
+      bool known = static_cast<int>(k) < original_outputs_.size();
+      if (known) output->CopyFrom(original_outputs_.Get(static_cast<int>(k)));
+      std::string name = known ? output->name() : value;
+      if (name != value) {
+        // The value is an input, a constant, or already another output: pass it through.
+        name = unique(name);
+        NodeProto& identity = *graph_->add_node();
+        identity.set_op_type("Identity");
+        identity.set_name(name);
+        identity.add_input(value);
+        identity.add_output(name);
+      }
+      output->set_name(name);
+    }
+  }
+
+  const ir::GraphModule& gm_;
+  ::onnx::GraphProto* graph_ = nullptr;
+  google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> original_inputs_;
+  google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> original_outputs_;
+  std::unordered_map<const ir::Node*, std::string> value_;
+  std::unordered_set<std::string> taken_;
+  std::unordered_map<const ir::Tensor*, std::string> tensor_names_;
+};
+
+}  // namespace
+
+Expected<std::shared_ptr<::onnx::ModelProto>> exportModel(const ir::GraphModule& gm) {
+  try {
+    return Exporter(gm).run();
+  } catch (const ExportError& error) {
+    return Error{"cannot export: " + error.message};
+  }
+}
+
+Expected<bool> checkModel(const ::onnx::ModelProto& model) {
+  try {
+    ::onnx::checker::check_model(model);
+  } catch (const std::exception& error) {
+    return Error{std::string("the ONNX checker rejects the model: ") + error.what()};
+  }
+  return true;
+}
+
+}  // namespace fxc::onnx

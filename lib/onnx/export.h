@@ -1,0 +1,35 @@
+// IR → ONNX: a GraphModule back to a ModelProto, and writing it safely.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ir/expected.h"
+#include "ir/graph_module.h"
+
+namespace onnx {
+class ModelProto;
+}
+
+namespace fxc::onnx {
+
+// Rebuilds the model: nodes that came from ONNX are written from their record (op, domain,
+// attributes, value names kept), nodes made by passes from their target and kwargs (call_function)
+// or module type, attributes and tensors (call_module). Model-level fields (opsets, metadata,
+// functions, graph input/output types) come from the traced model. Tensors are written once
+// each, under the name they had; a tensor that came from a Constant node goes back to one.
+Expected<std::shared_ptr<::onnx::ModelProto>> exportModel(const ir::GraphModule& gm);
+
+// Runs ONNX's checker; the error text when it fails.
+Expected<bool> checkModel(const ::onnx::ModelProto& model);
+
+struct SaveOptions {
+  bool external_data = false;  // tensors over 1 KiB to PATH.data (automatic past 2 GB)
+};
+
+// Writes to `path` ("-" is stdout) through a temporary file in the same directory, renamed into
+// place only when complete: a failure leaves nothing behind and the old file untouched.
+Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path,
+                         const SaveOptions& options = {});
+
+}  // namespace fxc::onnx

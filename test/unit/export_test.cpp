@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include <onnx/onnx_pb.h>
+
+#include "onnx/export.h"
+#include "onnx/load.h"
+#include "onnx/trace.h"
+
+namespace {
+
+::onnx::ModelProto readProto(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ::onnx::ModelProto model;
+  REQUIRE(model.ParseFromString(bytes));
+  return model;
+}
+
+std::vector<std::string> sortedNodes(const ::onnx::GraphProto& graph) {
+  std::vector<std::string> nodes;
+  for (const auto& node : graph.node()) nodes.push_back(node.SerializeAsString());
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+std::map<std::string, std::string> initializers(const ::onnx::GraphProto& graph) {
+  std::map<std::string, std::string> out;
+  for (const auto& tensor : graph.initializer()) {
+    ::onnx::TensorProto copy = tensor;
+    copy.clear_raw_data();
+    out[tensor.name()] = copy.SerializeAsString() + "|" + tensor.raw_data();
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("trace then export gives back the same nodes and the same initializers, bit for bit") {
+  for (const char* stem : {"resnet18_narrow", "mobilenet_v2_narrow", "mobilenet_v3_small_narrow",
+                           "squeezenet1_1_narrow", "seed_three_adds", "functions", "subgraphs",
+                           "multi_output", "unscoped"}) {
+    std::string name = stem;
+    CAPTURE(name);
+    std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx";
+    ::onnx::ModelProto source = readProto(path);
+    auto loaded = fxc::onnx::loadModel(path);
+    REQUIRE(loaded.ok());
+    auto traced = fxc::onnx::trace(loaded.take(), {});
+    REQUIRE(traced.ok());
+    auto exported = fxc::onnx::exportModel(*traced.value());
+    REQUIRE(exported.ok());
+    const ::onnx::ModelProto& out = *exported.value();
+    CHECK(fxc::onnx::checkModel(out).ok());
+    CHECK(sortedNodes(out.graph()) == sortedNodes(source.graph()));
+    CHECK(initializers(out.graph()) == initializers(source.graph()));
+    REQUIRE(out.graph().input_size() == source.graph().input_size());
+    for (int i = 0; i < source.graph().input_size(); ++i)
+      CHECK(out.graph().input(i).SerializeAsString() == source.graph().input(i).SerializeAsString());
+    REQUIRE(out.graph().output_size() == source.graph().output_size());
+    for (int i = 0; i < source.graph().output_size(); ++i)
+      CHECK(out.graph().output(i).SerializeAsString() == source.graph().output(i).SerializeAsString());
+    CHECK(out.opset_import_size() == source.opset_import_size());
+    CHECK(out.functions_size() == source.functions_size());
+  }
+}
+
+TEST_CASE("an Identity of a parameter is folded: the export shares one initializer") {
+  std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/identity_alias.onnx";
+  auto loaded = fxc::onnx::loadModel(path);
+  REQUIRE(loaded.ok());
+  auto traced = fxc::onnx::trace(loaded.take(), {});
+  REQUIRE(traced.ok());
+  auto exported = fxc::onnx::exportModel(*traced.value());
+  REQUIRE(exported.ok());
+  const auto& graph = exported.value()->graph();
+  CHECK(graph.node_size() == 2);
+  CHECK(graph.initializer_size() == 1);
+  CHECK(graph.node(0).input(1) == graph.node(1).input(1));
+  CHECK(fxc::onnx::checkModel(*exported.value()).ok());
+}
