@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# What -o promises: the input is never overwritten without --in-place, a failed write leaves
+# nothing behind, --in-place replaces the file, -o - is a pipe other fxc commands read.
+#   output_safety.sh FXC
+set -u
+fxc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cp testdata/models/seed_three_adds.onnx "$work/m.onnx"
+before=$(md5sum <"$work/m.onnx")
+
+"$fxc" trace "$work/m.onnx" -o "$work/m.onnx" 2>"$work/err"
+[ $? = 2 ] || fail "-o onto the input did not exit 2"
+grep -q "refusing to overwrite the input" "$work/err" || fail "no reason given: $(cat "$work/err")"
+[ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
+
+"$fxc" trace "$work/m.onnx" -o "$work/no/such/dir/out.onnx" 2>"$work/err"
+[ $? = 1 ] || fail "writing into a missing directory did not exit 1"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "not one line: $(cat "$work/err")"
+
+"$fxc" trace testdata/models/bad/cycle.onnx -o "$work/out.onnx" 2>/dev/null
+[ $? = 1 ] || fail "a bad model did not exit 1"
+[ ! -e "$work/out.onnx" ] || fail "a failed run left an output file"
+[ -z "$(ls "$work" | grep tmp)" ] || fail "a temporary file was left behind"
+
+"$fxc" trace "$work/m.onnx" -o - --code 2>/dev/null
+[ $? = 2 ] || fail "-o - with --code did not exit 2"
+
+"$fxc" trace "$work/m.onnx" --in-place || fail "--in-place failed"
+"$fxc" trace "$work/m.onnx" >"$work/after.txt" || fail "the in-place model does not trace"
+cmp -s "$work/after.txt" testdata/golden/seed_three_adds.tabular.txt || fail "--in-place changed the graph"
+
+"$fxc" trace testdata/models/resnet18_narrow.onnx -o - | "$fxc" trace -o - | "$fxc" trace --code >"$work/piped.py" ||
+  fail "the pipeline failed"
+cmp -s "$work/piped.py" testdata/golden/resnet18_narrow.code.py || fail "the pipeline changed the graph"
+
+"$fxc" trace testdata/models/external_data.onnx -o "$work/ext.onnx" --external-data || fail "--external-data failed"
+[ -s "$work/ext.onnx.data" ] || fail "no external data file"
+"$fxc" trace "$work/ext.onnx" | cmp -s - testdata/golden/external_data.tabular.txt || fail "external data round trip"
+echo ok
