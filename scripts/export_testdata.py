@@ -246,6 +246,73 @@ def hand_made_models():
               all_tensors_to_one_file=True, location="external_data.bin", size_threshold=0)
 
 
+def pass_models():
+    """Small graphs for the passes: each rewrite and each refusal."""
+    T = TensorProto.FLOAT
+    opset = [helper.make_opsetid("", 15)]
+
+    def bn(prefix, channels, seed):
+        rng = np.random.default_rng(seed)
+        return [numpy_helper.from_array(rng.uniform(0.5, 1.5, channels).astype(np.float32), prefix + ".weight"),
+                numpy_helper.from_array(rng.normal(0, 0.1, channels).astype(np.float32), prefix + ".bias"),
+                numpy_helper.from_array(rng.normal(0, 0.1, channels).astype(np.float32), prefix + ".running_mean"),
+                numpy_helper.from_array(rng.uniform(0.5, 1.5, channels).astype(np.float32), prefix + ".running_var")]
+
+    def bn_node(prefix, x, y, **attrs):
+        return helper.make_node("BatchNormalization", [x] + [prefix + s for s in
+                                (".weight", ".bias", ".running_mean", ".running_var")], [y],
+                                name="/" + prefix + "/BatchNormalization", **attrs)
+
+    # ConvTranspose (grouped) + BN, and Gemm + BN (a Linear followed by BatchNorm1d).
+    graph = helper.make_graph(
+        [helper.make_node("ConvTranspose", ["x", "up.weight", "up.bias"], ["u"], name="/up/ConvTranspose",
+                          group=2, strides=[2, 2]),
+         bn_node("up_bn", "u", "v"),
+         helper.make_node("GlobalAveragePool", ["v"], ["p"], name="/pool/GlobalAveragePool"),
+         helper.make_node("Flatten", ["p"], ["f"], name="/Flatten"),
+         helper.make_node("Gemm", ["f", "fc.weight", "fc.bias"], ["g"], name="/fc/Gemm", transB=1, beta=0.5),
+         bn_node("fc_bn", "g", "y")],
+        "deconv_linear_bn",
+        [helper.make_tensor_value_info("x", T, [1, 4, 5, 5])],
+        [helper.make_tensor_value_info("y", T, [1, 3])],
+        [f32("up.weight", [4, 3, 3, 3], 20), f32("up.bias", [6], 21)] + bn("up_bn", 6, 22) +
+        [f32("fc.weight", [3, 6], 23), f32("fc.bias", [3], 24)] + bn("fc_bn", 3, 25))
+    save(helper.make_model(graph, opset_imports=opset), "deconv_linear_bn")
+
+    # Refusals: a conv whose output has a second user, BN in training mode, a conv module with
+    # shared weights; and one plain conv+bn that does fold (depthwise, no bias).
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "a.weight"], ["a"], name="/a/Conv", pads=[1, 1, 1, 1]),
+         bn_node("a_bn", "a", "an"),
+         helper.make_node("Add", ["an", "a"], ["s1"], name="/Add"),
+         helper.make_node("Conv", ["s1", "b.weight"], ["b"], name="/b/Conv", pads=[1, 1, 1, 1], group=4),
+         bn_node("b_bn", "b", "bn_out"),
+         helper.make_node("Conv", ["bn_out", "c.weight"], ["c"], name="/c/Conv", pads=[1, 1, 1, 1]),
+         bn_node("c_bn", "c", "cn", training_mode=1),
+         helper.make_node("Conv", ["cn", "c.weight"], ["d"], name="/d/Conv", pads=[1, 1, 1, 1]),
+         bn_node("d_bn", "d", "y")],
+        "conv_bn_cases",
+        [helper.make_tensor_value_info("x", T, [1, 4, 6, 6])],
+        [helper.make_tensor_value_info("y", T, [1, 4, 6, 6])],
+        [f32("a.weight", [4, 4, 3, 3], 30), f32("b.weight", [4, 1, 3, 3], 31), f32("c.weight", [4, 4, 3, 3], 32)] +
+        bn("a_bn", 4, 33) + bn("b_bn", 4, 34) + bn("c_bn", 4, 35) + bn("d_bn", 4, 36))
+    save(helper.make_model(graph, opset_imports=opset), "conv_bn_cases")
+
+    # Dead code, pass-through ops and an unused initializer.
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["i"], name="id"),
+         helper.make_node("Dropout", ["i"], ["d"], name="drop"),
+         helper.make_node("Relu", ["d"], ["r"], name="relu"),
+         helper.make_node("Sigmoid", ["r"], ["dead1"], name="dead_sigmoid"),
+         helper.make_node("Mul", ["dead1", "scale"], ["dead2"], name="dead_mul"),
+         helper.make_node("Add", ["r", "offset"], ["y"], name="add")],
+        "dead_and_identity",
+        [helper.make_tensor_value_info("x", T, [2, 3])],
+        [helper.make_tensor_value_info("y", T, [2, 3])],
+        [f32("scale", [3], 40), f32("offset", [3], 41), f32("unused", [3], 42)])
+    save(helper.make_model(graph, opset_imports=opset), "dead_and_identity")
+
+
 def bad_models():
     """Structurally broken models: each must give one clear error line and exit 1."""
     T = TensorProto.FLOAT
@@ -308,6 +375,7 @@ def main():
     import torchvision
     torch_models(torch, torchvision)
     hand_made_models()
+    pass_models()
     bad_models()
 
 

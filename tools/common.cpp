@@ -41,13 +41,14 @@ void addOutputFlags(CLI::App& cmd, OutputFlags& flags) {
   cmd.add_option("-o,--output", flags.path, "write the model as ONNX to this file (- for stdout)");
   cmd.add_flag("--in-place", flags.in_place, "write the model back over MODEL");
   cmd.add_flag("--external-data", flags.external_data,
-                "store tensors in OUTPUT.data next to the model (automatic past 2 GB)");
+               "store tensors in OUTPUT.data next to the model (automatic past 2 GB)");
   cmd.add_flag("--check", flags.check, "run the ONNX checker on the written model");
 }
 
 bool wantsOutput(const OutputFlags& flags) { return !flags.path.empty() || flags.in_place; }
 
-void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text) {
+void validateOutputFlags(const OutputFlags& flags, const std::string& model_path,
+                         bool prints_text) {
   if (flags.in_place) {
     if (!flags.path.empty()) throw UsageError{"--in-place and -o exclude each other"};
     if (model_path == "-") throw UsageError{"--in-place needs a MODEL file, not stdin"};
@@ -56,7 +57,8 @@ void validateOutputFlags(const OutputFlags& flags, const std::string& model_path
   if (flags.path == "-" && prints_text)
     throw UsageError{"-o - writes the model to stdout; a text view cannot go there too"};
   if (flags.path.empty() || flags.path == "-" || model_path == "-") return;
-  struct stat in {}, out {};
+  struct stat in {
+  }, out{};
   if (::stat(model_path.c_str(), &in) == 0 && ::stat(flags.path.c_str(), &out) == 0 &&
       in.st_dev == out.st_dev && in.st_ino == out.st_ino)
     throw UsageError{"refusing to overwrite the input " + model_path + " (use --in-place)"};

@@ -80,5 +80,7 @@ void printError(const std::string& message);
 using Runner = std::function<int()>;
 Runner addTraceCommand(CLI::App& app);
 Runner addLintCommand(CLI::App& app);
+Runner addPassesCommand(CLI::App& app);
+Runner addFuseCommand(CLI::App& app);
 
 }  // namespace fxc::tools

@@ -1,11 +1,11 @@
 #include "onnx/export.h"
 
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <onnx/checker.h>
-#include <onnx/onnx_pb.h>
 
 #include "onnx/node_info.h"
 #include "onnx/op_table.h"
@@ -33,7 +33,8 @@ void writeAttributes(const ir::Kwargs& kwargs, NodeProto& out, const ir::Node& n
     attr.set_name(key);
     using K = ir::Argument::Kind;
     switch (value.kind()) {
-      case K::kInt: case K::kBool:
+      case K::kInt:
+      case K::kBool:
         attr.set_type(AttributeProto::INT);
         attr.set_i(value.kind() == K::kBool ? value.toBool() : value.toInt());
         break;
@@ -45,16 +46,22 @@ void writeAttributes(const ir::Kwargs& kwargs, NodeProto& out, const ir::Node& n
         attr.set_type(AttributeProto::STRING);
         attr.set_s(value.toString());
         break;
-      case K::kList: case K::kTuple: {
+      case K::kList:
+      case K::kTuple: {
         const auto& items = value.items();
         K kind = items.empty() ? K::kInt : items[0].kind();
-        attr.set_type(kind == K::kFloat ? AttributeProto::FLOATS
-                                        : kind == K::kString ? AttributeProto::STRINGS : AttributeProto::INTS);
+        attr.set_type(kind == K::kFloat    ? AttributeProto::FLOATS
+                      : kind == K::kString ? AttributeProto::STRINGS
+                                           : AttributeProto::INTS);
         for (const auto& item : items) {
-          if (item.kind() == K::kFloat) attr.add_floats(static_cast<float>(item.toFloat()));
-          else if (item.kind() == K::kString) attr.add_strings(item.toString());
-          else if (item.kind() == K::kInt) attr.add_ints(item.toInt());
-          else throw ExportError{"node '" + node.name() + "': kwarg '" + key + "' mixes kinds"};
+          if (item.kind() == K::kFloat)
+            attr.add_floats(static_cast<float>(item.toFloat()));
+          else if (item.kind() == K::kString)
+            attr.add_strings(item.toString());
+          else if (item.kind() == K::kInt)
+            attr.add_ints(item.toInt());
+          else
+            throw ExportError{"node '" + node.name() + "': kwarg '" + key + "' mixes kinds"};
         }
         break;
       }
@@ -116,7 +123,8 @@ class Exporter {
   }
 
   // The initializer (or Constant output) name of a tensor, written on first use.
-  const std::string& tensorName(const std::shared_ptr<ir::Tensor>& tensor, const std::string& fallback) {
+  const std::string& tensorName(const std::shared_ptr<ir::Tensor>& tensor,
+                                const std::string& fallback) {
     auto it = tensor_names_.find(tensor.get());
     if (it != tensor_names_.end()) return it->second;
     std::string name = unique(tensor->source_name.empty() ? fallback : tensor->source_name);
@@ -143,7 +151,8 @@ class Exporter {
     if (output && output->op() == ir::Opcode::kOutput && !output->args().empty()) {
       const ir::Argument& result = output->args()[0];
       if (result.isSequence()) {
-        for (const auto& item : result.items()) results.push_back(item.isNode() ? item.toNode() : nullptr);
+        for (const auto& item : result.items())
+          results.push_back(item.isNode() ? item.toNode() : nullptr);
       } else {
         results.push_back(result.isNode() ? result.toNode() : nullptr);
       }
@@ -188,7 +197,9 @@ class Exporter {
   const std::string& valueOf(const ir::Argument& arg, const ir::Node& user) {
     static const std::string kAbsent;
     if (arg.isNone()) return kAbsent;
-    if (!arg.isNode()) throw ExportError{"node '" + user.name() + "': a constant argument (" + ir::pyRepr(arg) + ") has no ONNX input form"};
+    if (!arg.isNode())
+      throw ExportError{"node '" + user.name() + "': a constant argument (" + ir::pyRepr(arg) +
+                        ") has no ONNX input form"};
     return value_.at(arg.toNode());
   }
 
@@ -224,13 +235,19 @@ class Exporter {
 
   void emit(const ir::Node& node) {
     switch (node.op()) {
-      case ir::Opcode::kPlaceholder: return emitInput(node);
-      case ir::Opcode::kGetAttr: return;  // written by nameValues
-      case ir::Opcode::kCallFunction: return emitFunction(node);
-      case ir::Opcode::kCallModule: return emitModule(node);
+      case ir::Opcode::kPlaceholder:
+        return emitInput(node);
+      case ir::Opcode::kGetAttr:
+        return;  // written by nameValues
+      case ir::Opcode::kCallFunction:
+        return emitFunction(node);
+      case ir::Opcode::kCallModule:
+        return emitModule(node);
       case ir::Opcode::kCallMethod:
-        throw ExportError{"node '" + node.name() + "': call_method '" + node.target() + "' has no ONNX op"};
-      case ir::Opcode::kOutput: return emitOutputs(node);
+        throw ExportError{"node '" + node.name() + "': call_method '" + node.target() +
+                          "' has no ONNX op"};
+      case ir::Opcode::kOutput:
+        return emitOutputs(node);
     }
   }
 
@@ -247,7 +264,8 @@ class Exporter {
   void emitFunction(const ir::Node& node) {
     if (node.target() == "operator.getitem") return;  // an output name of its producer
     const NodeRecord* record = recordOf(node);
-    const NodeProto* original = record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
+    const NodeProto* original =
+        record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
     NodeProto& out = *graph_->add_node();
     bool same_op = original && (functionTarget(*original) == node.target() ||
                                 (original->domain() + "." + original->op_type()) == node.target());
@@ -255,7 +273,8 @@ class Exporter {
       out.CopyFrom(*original);
     } else {
       auto op = opForTarget(node.target());
-      if (!op) throw ExportError{"node '" + node.name() + "': no ONNX op for target " + node.target()};
+      if (!op)
+        throw ExportError{"node '" + node.name() + "': no ONNX op for target " + node.target()};
       out.set_domain(op->first);
       out.set_op_type(op->second);
       out.set_name(node.name());
@@ -276,15 +295,19 @@ class Exporter {
       size_t next_arg = 0;
       for (const auto& [value, binding] : record->inputs) {
         if (binding == "arg") {
-          if (next_arg >= node.args().size()) throw ExportError{"node '" + node.name() + "': fewer args than its record"};
+          if (next_arg >= node.args().size())
+            throw ExportError{"node '" + node.name() + "': fewer args than its record"};
           rename[value] = valueOf(node.args()[next_arg++], node);
         } else {
           auto tensor = module->tensor(binding);
-          if (!tensor) throw ExportError{"node '" + node.name() + "': module " + node.target() + " has no tensor " + binding};
+          if (!tensor)
+            throw ExportError{"node '" + node.name() + "': module " + node.target() +
+                              " has no tensor " + binding};
           rename[value] = tensorName(tensor, node.target() + "." + binding);
         }
       }
-      std::string leaving = record->value.empty() ? record->protos.back()->output(0) : record->value;
+      std::string leaving =
+          record->value.empty() ? record->protos.back()->output(0) : record->value;
       rename[leaving] = value_.at(&node);
       for (const auto& proto : record->protos) {
         NodeProto& out = *graph_->add_node();
@@ -306,7 +329,8 @@ class Exporter {
     }
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
     std::string op = opForModuleType(module->type());
-    if (op.empty()) throw ExportError{"node '" + node.name() + "': no ONNX op for module type " + module->type()};
+    if (op.empty())
+      throw ExportError{"node '" + node.name() + "': no ONNX op for module type " + module->type()};
     NodeProto& out = *graph_->add_node();
     out.set_op_type(op);
     out.set_name(node.name());
@@ -328,7 +352,10 @@ class Exporter {
     if (node.args().empty()) return;
     std::vector<ir::Argument> results;
     const ir::Argument& result = node.args()[0];
-    if (result.isSequence()) results = result.items(); else results.push_back(result);
+    if (result.isSequence())
+      results = result.items();
+    else
+      results.push_back(result);
     for (size_t k = 0; k < results.size(); ++k) {
       const std::string& value = valueOf(results[k], node);
       ::onnx::ValueInfoProto* output = graph_->add_output();

@@ -1,13 +1,12 @@
 // Writing models: stdout, or a temporary file renamed into place; external data past 2 GB.
 #include <fcntl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-
-#include <onnx/onnx_pb.h>
 
 #include "onnx/export.h"
 
@@ -51,9 +50,11 @@ std::string baseName(const std::string& path) {
 
 }  // namespace
 
-Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path, const SaveOptions& options) {
+Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path,
+                         const SaveOptions& options) {
   bool external = options.external_data || model.ByteSizeLong() >= kProtobufLimit;
-  if (external && path == "-") return Error{"a model with external data cannot be written to stdout"};
+  if (external && path == "-")
+    return Error{"a model with external data cannot be written to stdout"};
   std::string data_bytes;
   if (external) {
     std::string location = baseName(path) + ".data";
@@ -78,7 +79,8 @@ Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path, con
   std::string bytes;
   if (!model.SerializeToString(&bytes)) return Error{"cannot serialize the model (over 2 GB?)"};
   if (path == "-") {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
+        std::fflush(stdout) != 0)
       return Error{std::string("cannot write to stdout: ") + std::strerror(errno)};
     return true;
   }

@@ -1,13 +1,13 @@
+#include "onnx/export.h"
+
 #include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
 
-#include <onnx/onnx_pb.h>
-
-#include "onnx/export.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
 
@@ -60,10 +60,12 @@ TEST_CASE("trace then export gives back the same nodes and the same initializers
     CHECK(initializers(out.graph()) == initializers(source.graph()));
     REQUIRE(out.graph().input_size() == source.graph().input_size());
     for (int i = 0; i < source.graph().input_size(); ++i)
-      CHECK(out.graph().input(i).SerializeAsString() == source.graph().input(i).SerializeAsString());
+      CHECK(out.graph().input(i).SerializeAsString() ==
+            source.graph().input(i).SerializeAsString());
     REQUIRE(out.graph().output_size() == source.graph().output_size());
     for (int i = 0; i < source.graph().output_size(); ++i)
-      CHECK(out.graph().output(i).SerializeAsString() == source.graph().output(i).SerializeAsString());
+      CHECK(out.graph().output(i).SerializeAsString() ==
+            source.graph().output(i).SerializeAsString());
     CHECK(out.opset_import_size() == source.opset_import_size());
     CHECK(out.functions_size() == source.functions_size());
   }
