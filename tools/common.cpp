@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "ir/lint.h"
+#include <onnx/onnx_pb.h>
+
 #include "onnx/export.h"
 
 namespace fxc::tools {
@@ -69,15 +71,17 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   std::string path = flags.in_place ? model_path : flags.path;
   std::string label = path == "-" ? "<stdout>" : path;
   Stopwatch watch;
-  auto model = onnx::exportModel(gm);
+  auto model = onnx::exportModel(gm, /*defer_data=*/true);
   if (!model) return Error{label + ": " + model.error()};
   if (flags.check) {
-    auto checked = onnx::checkModel(*model.value());
+    onnx::ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.value().proto), model.value().deferred};
+    copy.materialize();
+    auto checked = onnx::checkModel(*copy.proto);
     if (!checked) return Error{label + ": " + checked.error()};
   }
   onnx::SaveOptions options;
   options.external_data = flags.external_data;
-  auto saved = onnx::saveModel(*model.value(), path, options);
+  auto saved = onnx::saveModel(model.value(), path, options);
   if (!saved) return Error{label + ": " + saved.error()};
   spdlog::debug("{}: exported and written in {:.3f} s", label, watch.lap());
   return true;

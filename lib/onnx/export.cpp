@@ -85,7 +85,9 @@ void writeTensor(const ir::Tensor& tensor, const std::string& name, ::onnx::Tens
 
 class Exporter {
  public:
-  explicit Exporter(const ir::GraphModule& gm) : gm_(gm) {}
+  Exporter(const ir::GraphModule& gm, bool defer) : gm_(gm), defer_(defer) {}
+
+  std::vector<std::shared_ptr<const ir::Tensor>>& deferred() { return deferred_; }
 
   std::shared_ptr<::onnx::ModelProto> run() {
     auto model = std::make_shared<::onnx::ModelProto>();
@@ -137,6 +139,13 @@ class Exporter {
       value.set_name("value");
       value.set_type(AttributeProto::TENSOR);
       writeTensor(*tensor, "", *value.mutable_t());
+    } else if (defer_ && tensor->dtype != ir::DType::kString) {
+      ::onnx::TensorProto& init = *graph_->add_initializer();
+      init.set_name(name);
+      init.set_data_type(static_cast<int32_t>(tensor->dtype));
+      for (int64_t d : tensor->dims) init.add_dims(d);
+      deferred_.resize(static_cast<size_t>(graph_->initializer_size()));
+      deferred_.back() = tensor;
     } else {
       writeTensor(*tensor, name, *graph_->add_initializer());
     }
@@ -376,6 +385,8 @@ class Exporter {
   }
 
   const ir::GraphModule& gm_;
+  bool defer_;
+  std::vector<std::shared_ptr<const ir::Tensor>> deferred_;
   ::onnx::GraphProto* graph_ = nullptr;
   google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> original_inputs_;
   google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> original_outputs_;
@@ -386,9 +397,20 @@ class Exporter {
 
 }  // namespace
 
-Expected<std::shared_ptr<::onnx::ModelProto>> exportModel(const ir::GraphModule& gm) {
+void ExportedModel::materialize() {
+  auto& initializers = *proto->mutable_graph()->mutable_initializer();
+  for (size_t i = 0; i < deferred.size() && i < static_cast<size_t>(initializers.size()); ++i) {
+    if (deferred[i]) initializers[static_cast<int>(i)].set_raw_data(deferred[i]->bytes(), deferred[i]->byteSize());
+  }
+  deferred.clear();
+}
+
+Expected<ExportedModel> exportModel(const ir::GraphModule& gm, bool defer_data) {
   try {
-    return Exporter(gm).run();
+    Exporter exporter(gm, defer_data);
+    auto proto = exporter.run();
+    exporter.deferred().resize(static_cast<size_t>(proto->graph().initializer_size()));
+    return ExportedModel{std::move(proto), std::move(exporter.deferred())};
   } catch (const ExportError& error) {
     return Error{"cannot export: " + error.message};
   }

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/expected.h"
 #include "ir/graph_module.h"
@@ -18,7 +19,16 @@ namespace fxc::onnx {
 // or module type, attributes and tensors (call_module). Model-level fields (opsets, metadata,
 // functions, graph input/output types) come from the traced model. Tensors are written once
 // each, under the name they had; a tensor that came from a Constant node goes back to one.
-Expected<std::shared_ptr<::onnx::ModelProto>> exportModel(const ir::GraphModule& gm);
+struct ExportedModel {
+  std::shared_ptr<::onnx::ModelProto> proto;
+  // With deferred data, initializer i of the graph has no bytes in `proto`: they stay in
+  // deferred[i] (when set) until saveModel writes them straight from there, uncopied.
+  std::vector<std::shared_ptr<const ir::Tensor>> deferred;
+  // Copies deferred bytes into the proto (for the checker, or for callers that want a plain
+  // ModelProto).
+  void materialize();
+};
+Expected<ExportedModel> exportModel(const ir::GraphModule& gm, bool defer_data = false);
 
 // Runs ONNX's checker; the error text when it fails.
 Expected<bool> checkModel(const ::onnx::ModelProto& model);
@@ -28,8 +38,8 @@ struct SaveOptions {
 };
 
 // Writes to `path` ("-" is stdout) through a temporary file in the same directory, renamed into
-// place only when complete: a failure leaves nothing behind and the old file untouched.
-Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path,
-                         const SaveOptions& options = {});
+// place only when complete: a failure leaves nothing behind and the old file untouched. Tensor
+// bytes are written from where they lie (the mapped input model, a pass's new tensor).
+Expected<bool> saveModel(ExportedModel& model, const std::string& path, const SaveOptions& options = {});
 
 }  // namespace fxc::onnx

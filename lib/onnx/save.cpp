@@ -1,46 +1,89 @@
-// Writing models: stdout, or a temporary file renamed into place; external data past 2 GB.
+// Writing models: stdout, or a temporary file renamed into place; tensor bytes go from where
+// they lie straight to the file (no protobuf copy), inline or as external data.
 #include <fcntl.h>
-#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+
+#include <onnx/onnx_pb.h>
 
 #include "onnx/export.h"
 
 namespace fxc::onnx {
 namespace {
 
-constexpr size_t kProtobufLimit = size_t{2} << 30;  // protobuf cannot write a message past 2 GB
+constexpr size_t kProtobufLimit = size_t{2} << 30;  // no protobuf message past 2 GB
 constexpr size_t kExternalMinimum = 1024;
 
-// Writes `bytes` to `path` via `path.tmp.XXXXXX` + rename.
-Expected<bool> writeAtomically(const std::string& path, const std::string& bytes) {
-  std::string temp = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) return Error{"cannot write " + path + ": " + std::strerror(errno)};
-  const char* data = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, data, left);
-    if (n <= 0) {
-      int saved = errno;
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return Error{"cannot write " + path + ": " + std::strerror(saved)};
+// A file written under a temporary name and renamed into place by commit(); removed otherwise.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path) : path_(std::move(path)) {
+    if (path_ == "-") {
+      fd_ = STDOUT_FILENO;
+      return;
     }
-    data += n;
-    left -= static_cast<size_t>(n);
+    temp_ = path_ + ".tmp.XXXXXX";
+    fd_ = ::mkstemp(temp_.data());
+    if (fd_ < 0) error_ = std::strerror(errno);
   }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0 || ::rename(temp.c_str(), path.c_str()) != 0) {
-    int saved = errno;
-    ::unlink(temp.c_str());
-    return Error{"cannot write " + path + ": " + std::strerror(saved)};
+  ~AtomicFile() {
+    if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
+    if (!temp_.empty() && !committed_) ::unlink(temp_.c_str());
   }
-  return true;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void write(const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (error_.empty() && size > 0) {
+      ssize_t n = ::write(fd_, p, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error_ = std::strerror(errno);
+        return;
+      }
+      p += n;
+      size -= static_cast<size_t>(n);
+    }
+  }
+  void write(const std::string& bytes) { write(bytes.data(), bytes.size()); }
+
+  Expected<bool> commit() {
+    if (error_.empty() && fd_ != STDOUT_FILENO) {
+      ::fchmod(fd_, 0644);
+      if (::close(fd_) != 0) error_ = std::strerror(errno);
+      fd_ = -1;
+      if (error_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0) error_ = std::strerror(errno);
+      committed_ = error_.empty();
+    }
+    if (!error_.empty()) return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " + error_};
+    return true;
+  }
+
+ private:
+  std::string path_, temp_, error_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+void appendVarint(std::string& out, uint64_t value) {
+  while (value >= 0x80) {
+    out += static_cast<char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  out += static_cast<char>(value);
+}
+
+size_t varintSize(uint64_t value) {
+  size_t n = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++n;
+  }
+  return n;
 }
 
 std::string baseName(const std::string& path) {
@@ -48,49 +91,99 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Moves the deferred tensors (and, with `all`, any raw data over 1 KiB) to PATH.data.
+Expected<bool> writeExternalData(ExportedModel& model, const std::string& path) {
+  std::string location = baseName(path) + ".data";
+  size_t slash = path.rfind('/');
+  AtomicFile data((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + location);
+  auto& initializers = *model.proto->mutable_graph()->mutable_initializer();
+  model.deferred.resize(static_cast<size_t>(initializers.size()));
+  size_t offset = 0;
+  for (int i = 0; i < initializers.size(); ++i) {
+    ::onnx::TensorProto& tensor = initializers[i];
+    const auto& deferred = model.deferred[static_cast<size_t>(i)];
+    const char* bytes = deferred ? deferred->bytes() : tensor.raw_data().data();
+    size_t size = deferred ? deferred->byteSize() : tensor.raw_data().size();
+    if (size < kExternalMinimum) {
+      if (deferred) tensor.set_raw_data(bytes, size);
+      continue;
+    }
+    static const char zeros[64] = {};
+    size_t pad = (64 - offset % 64) % 64;  // aligned, as ONNX's own writer does
+    data.write(zeros, pad);
+    offset += pad;
+    data.write(bytes, size);
+    tensor.clear_raw_data();
+    tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
+    for (auto [key, value] : {std::pair<const char*, std::string>{"location", location},
+                              {"offset", std::to_string(offset)},
+                              {"length", std::to_string(size)}}) {
+      auto* entry = tensor.add_external_data();
+      entry->set_key(key);
+      entry->set_value(value);
+    }
+    offset += size;
+  }
+  model.deferred.clear();
+  return data.commit();
+}
+
 }  // namespace
 
-Expected<bool> saveModel(::onnx::ModelProto& model, const std::string& path,
-                         const SaveOptions& options) {
-  bool external = options.external_data || model.ByteSizeLong() >= kProtobufLimit;
-  if (external && path == "-")
-    return Error{"a model with external data cannot be written to stdout"};
-  std::string data_bytes;
+Expected<bool> saveModel(ExportedModel& model, const std::string& path, const SaveOptions& options) {
+  ::onnx::GraphProto& graph = *model.proto->mutable_graph();
+  auto& initializers = *graph.mutable_initializer();
+  model.deferred.resize(static_cast<size_t>(initializers.size()));
+  size_t data_size = 0;
+  for (const auto& tensor : model.deferred) data_size += tensor ? tensor->byteSize() : 0;
+  bool external = options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
   if (external) {
-    std::string location = baseName(path) + ".data";
-    for (auto& tensor : *model.mutable_graph()->mutable_initializer()) {
-      if (!tensor.has_raw_data() || tensor.raw_data().size() < kExternalMinimum) continue;
-      while (data_bytes.size() % 64) data_bytes += '\0';  // aligned, as ONNX's own writer does
-      size_t offset = data_bytes.size();
-      size_t length = tensor.raw_data().size();
-      data_bytes += tensor.raw_data();
-      tensor.clear_raw_data();
-      tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
-      auto add = [&](const char* key, const std::string& value) {
-        auto* entry = tensor.add_external_data();
-        entry->set_key(key);
-        entry->set_value(value);
-      };
-      add("location", location);
-      add("offset", std::to_string(offset));
-      add("length", std::to_string(length));
-    }
-  }
-  std::string bytes;
-  if (!model.SerializeToString(&bytes)) return Error{"cannot serialize the model (over 2 GB?)"};
-  if (path == "-") {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
-        std::fflush(stdout) != 0)
-      return Error{std::string("cannot write to stdout: ") + std::strerror(errno)};
-    return true;
-  }
-  if (external) {
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    auto written = writeAtomically(dir + baseName(path) + ".data", data_bytes);
+    if (path == "-") return Error{"a model with external data cannot be written to stdout"};
+    auto written = writeExternalData(model, path);
     if (!written) return written;
   }
-  return writeAtomically(path, bytes);
+
+  // The model as protobuf would write it, spliced so that the tensor bytes need no copy:
+  // [model fields][graph: 7, length][graph fields][initializers: 5, length, header, 9, bytes]...
+  ::onnx::GraphProto graph_only;
+  graph_only.Swap(&graph);
+  std::string head = model.proto->SerializeAsString();
+  graph.Swap(&graph_only);
+  google::protobuf::RepeatedPtrField<::onnx::TensorProto> moved;
+  moved.Swap(&initializers);
+  std::string graph_head = graph.SerializeAsString();
+  initializers.Swap(&moved);
+
+  std::vector<std::string> tensor_heads;  // each initializer's field key, length and fields
+  size_t graph_size = graph_head.size();
+  for (int i = 0; i < initializers.size(); ++i) {
+    const auto& deferred = model.deferred[static_cast<size_t>(i)];
+    std::string fields = initializers[i].SerializeAsString();
+    size_t raw = deferred ? deferred->byteSize() : 0;
+    size_t body = fields.size() + (deferred ? 1 + varintSize(raw) + raw : 0);
+    std::string tensor_head;
+    tensor_head += static_cast<char>(0x2a);  // GraphProto.initializer = 5, length-delimited
+    appendVarint(tensor_head, body);
+    tensor_head += fields;
+    if (deferred) {
+      tensor_head += static_cast<char>(0x4a);  // TensorProto.raw_data = 9, length-delimited
+      appendVarint(tensor_head, raw);
+    }
+    graph_size += tensor_head.size() + raw;
+    tensor_heads.push_back(std::move(tensor_head));
+  }
+  AtomicFile file(path);
+  file.write(head);
+  std::string graph_key(1, static_cast<char>(0x3a));  // ModelProto.graph = 7, length-delimited
+  appendVarint(graph_key, graph_size);
+  file.write(graph_key);
+  file.write(graph_head);
+  for (int i = 0; i < initializers.size(); ++i) {
+    file.write(tensor_heads[static_cast<size_t>(i)]);
+    const auto& deferred = model.deferred[static_cast<size_t>(i)];
+    if (deferred) file.write(deferred->bytes(), deferred->byteSize());
+  }
+  return file.commit();
 }
 
 }  // namespace fxc::onnx

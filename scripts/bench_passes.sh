@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# How fast passes and export are: `fxc fuse --pass conv-bn --pass dce -o out.onnx` on resnet50
+# (exported by scripts/export_testdata.py when torch is installed) against `cp` of the same file
+# in the same run (target: within 6x), and conv-bn + dce + export on synthetic graphs of 100k
+# and 1M nodes (linear growth: the 1M/100k ratio should stay near 10). Best of 3 runs.
+#   scripts/bench_passes.sh [--quick]        --quick: skip the 1M-node graph
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh build
+dir=build/bench
+mkdir -p "$dir"
+sizes=(100000 1000000)
+[ "${1:-}" = "--quick" ] && sizes=(100000)
+for n in "${sizes[@]}"; do
+  [ -f "$dir/dag_$n.onnx" ] || ./build/fxc-make-synthetic dag "$n" "$dir/dag_$n.onnx"
+done
+if [ ! -f "$dir/resnet50.onnx" ] && /usr/bin/python3 -c "import torch, torchvision" 2>/dev/null; then
+  ./scripts/export_testdata.py --big "$dir" >/dev/null 2>&1 || true
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+best_seconds() {
+  local best="" start end t
+  for _ in 1 2 3; do
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    end=$(date +%s%N)
+    t=$((end - start))
+    if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+  done
+  awk "BEGIN{printf \"%.3f\", $best / 1e9}"
+}
+
+echo "| model | nodes | cp (s) | fuse conv-bn + dce -o (s) | ratio |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+declare -A fuse
+for f in "$dir"/resnet50.onnx "${sizes[@]/#/$dir/dag_}"; do
+  f=${f%.onnx}.onnx
+  [ -f "$f" ] || continue
+  cat "$f" >/dev/null
+  c=$(best_seconds cp "$f" "$out/copy.onnx")
+  t=$(best_seconds ./build/fxc fuse -q "$f" --pass conv-bn --pass dce -o "$out/fused.onnx")
+  nodes=$(./build/fxc lint "$f" | sed 's/.*(\([0-9]*\) nodes)/\1/')
+  fuse[$(basename "$f" .onnx)]=$t
+  printf "| %s | %s | %s | %s | %.1fx |\n" "$(basename "$f" .onnx)" "$nodes" "$c" "$t" "$(awk "BEGIN{print $t / $c}")"
+done
+if [ -n "${fuse[dag_1000000]:-}" ]; then
+  echo
+  echo "dag: 1M/100k time ratio $(awk "BEGIN{printf \"%.1f\", ${fuse[dag_1000000]} / ${fuse[dag_100000]}}")"
+fi
