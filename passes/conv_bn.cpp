@@ -22,66 +22,13 @@
 
 namespace fxc::passes {
 
-namespace {
-std::vector<double> scales(const BatchNormParams& bn) {
-  std::vector<double> s(bn.gamma.size());
-  for (size_t i = 0; i < s.size(); ++i) s[i] = bn.gamma[i] / std::sqrt(bn.var[i] + bn.epsilon);
+std::vector<double> batchNormScale(const BatchNormParams& bn, size_t channels) {
+  if (bn.gamma.size() != channels || bn.beta.size() != channels || bn.mean.size() != channels ||
+      bn.var.size() != channels)
+    return {};
+  std::vector<double> s(channels);
+  for (size_t i = 0; i < channels; ++i) s[i] = bn.gamma[i] / std::sqrt(bn.var[i] + bn.epsilon);
   return s;
-}
-
-bool sameSizes(const BatchNormParams& bn, size_t n) {
-  return bn.gamma.size() == n && bn.beta.size() == n && bn.mean.size() == n && bn.var.size() == n;
-}
-}  // namespace
-
-bool foldConvBatchNorm(std::vector<double>& weight, const std::vector<int64_t>& dims,
-                       bool transposed, int64_t groups, std::vector<double>& bias,
-                       const BatchNormParams& bn) {
-  if (dims.size() < 2 || groups < 1) return false;
-  size_t inner = 1;
-  for (size_t i = 2; i < dims.size(); ++i) inner *= static_cast<size_t>(dims[i]);
-  size_t out_channels =
-      transposed ? static_cast<size_t>(dims[1] * groups) : static_cast<size_t>(dims[0]);
-  if (!sameSizes(bn, out_channels) ||
-      weight.size() != static_cast<size_t>(dims[0] * dims[1]) * inner)
-    return false;
-  if (transposed && dims[0] % groups != 0) return false;
-  if (bias.empty()) bias.assign(out_channels, 0.0);
-  if (bias.size() != out_channels) return false;
-  std::vector<double> s = scales(bn);
-  size_t per_row = static_cast<size_t>(dims[1]) * inner;
-  for (size_t e = 0; e < weight.size(); ++e) {
-    size_t channel;
-    if (!transposed) {
-      channel = e / per_row;
-    } else {
-      size_t in_channel = e / per_row;
-      size_t j = (e / inner) % static_cast<size_t>(dims[1]);
-      size_t group = in_channel / static_cast<size_t>(dims[0] / groups);
-      channel = group * static_cast<size_t>(dims[1]) + j;
-    }
-    weight[e] *= s[channel];
-  }
-  for (size_t o = 0; o < out_channels; ++o) bias[o] = (bias[o] - bn.mean[o]) * s[o] + bn.beta[o];
-  return true;
-}
-
-bool foldGemmBatchNorm(std::vector<double>& b, const std::vector<int64_t>& dims, bool trans_b,
-                       double beta, std::vector<double>& c, const BatchNormParams& bn) {
-  if (dims.size() != 2) return false;
-  size_t n = static_cast<size_t>(trans_b ? dims[0] : dims[1]);
-  size_t k = static_cast<size_t>(trans_b ? dims[1] : dims[0]);
-  if (!sameSizes(bn, n) || b.size() != n * k) return false;
-  if (c.empty()) c.assign(n, 0.0);
-  if (c.size() == 1) c.assign(n, c[0]);
-  if (c.size() != n) return false;
-  std::vector<double> s = scales(bn);
-  for (size_t row = 0; row < (trans_b ? n : k); ++row) {
-    for (size_t col = 0; col < (trans_b ? k : n); ++col)
-      b[row * (trans_b ? k : n) + col] *= s[trans_b ? row : col];
-  }
-  for (size_t o = 0; o < n; ++o) c[o] = (beta * c[o] - bn.mean[o]) * s[o] + bn.beta[o];
-  return true;
 }
 
 namespace {
@@ -218,9 +165,15 @@ class ConvBnFolder {
     if (!mean || !var) return "BatchNorm has no running statistics";
     if (!gamma || !beta) return "BatchNorm's scale or bias is not a float constant";
     params = {*gamma, *beta, *mean, *var, numberAttribute(bn, "epsilon", 1e-5)};
-    auto weight = readFloats(weight_tensor);
-    if (!weight) return "the convolution's weight is not a float constant";
-    auto old_bias = conv->tensor(gemm ? "bias" : "bias");
+    ir::DType dtype = weight_tensor->dtype;
+    if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kFloat64)
+      return "the convolution's weight is not a float constant";
+    // The new weights, scaled in place in their own buffer (the old may be a view of the file).
+    std::string weight(weight_tensor->bytes(), weight_tensor->byteSize());
+    size_t count = static_cast<size_t>(weight_tensor->numel());
+    if (weight.size() != count * (dtype == ir::DType::kFloat32 ? 4 : 8))
+      return "the convolution's weight has the wrong size";
+    auto old_bias = conv->tensor("bias");
     std::vector<double> bias;
     if (old_bias) {
       auto values = readFloats(old_bias);
@@ -231,19 +184,31 @@ class ConvBnFolder {
     if (gemm) {
       bool trans_b = numberAttribute(*conv, "transB", 0) != 0;
       if (numberAttribute(*conv, "transA", 0) != 0) return "the Gemm transposes A";
-      if (!foldGemmBatchNorm(*weight, weight_tensor->dims, trans_b,
-                             numberAttribute(*conv, "beta", 1.0), bias, params))
-        return "the shapes do not fit";
+      double beta = numberAttribute(*conv, "beta", 1.0);
+      bool folded = dtype == ir::DType::kFloat32
+                        ? foldGemmBatchNorm(reinterpret_cast<float*>(weight.data()), count,
+                                            weight_tensor->dims, trans_b, beta, bias, params)
+                        : foldGemmBatchNorm(reinterpret_cast<double*>(weight.data()), count,
+                                            weight_tensor->dims, trans_b, beta, bias, params);
+      if (!folded) return "the shapes do not fit";
       setAttribute(*conv, "beta", 1.0);
       channels = bias.size();
     } else {
       int64_t groups = static_cast<int64_t>(numberAttribute(*conv, "group", 1));
-      if (!foldConvBatchNorm(*weight, weight_tensor->dims, transposed, groups, bias, params))
-        return "the shapes do not fit";
+      bool folded = dtype == ir::DType::kFloat32
+                        ? foldConvBatchNorm(reinterpret_cast<float*>(weight.data()), count,
+                                            weight_tensor->dims, transposed, groups, bias, params)
+                        : foldConvBatchNorm(reinterpret_cast<double*>(weight.data()), count,
+                                            weight_tensor->dims, transposed, groups, bias, params);
+      if (!folded) return "the shapes do not fit";
       channels = bias.size();
     }
-    conv->setTensor("weight", writeFloats(*weight, weight_tensor->dtype, weight_tensor->dims,
-                                          weight_tensor->source_name));
+    auto new_weight = std::make_shared<ir::Tensor>();
+    new_weight->dtype = dtype;
+    new_weight->dims = weight_tensor->dims;
+    new_weight->source_name = weight_tensor->source_name;
+    new_weight->setBytes(std::move(weight));
+    conv->setTensor("weight", new_weight);
     std::string bias_name = old_bias ? old_bias->source_name : bn.tensor("bias")->source_name;
     conv->setTensor("bias", writeFloats(bias, weight_tensor->dtype,
                                         {static_cast<int64_t>(channels)}, bias_name));

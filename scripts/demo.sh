@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # fxc's main job on a bundled model: trace torchvision's resnet18 (exported by torch.onnx, at a
-# sixteenth of its width so that it fits in the repository) and show it as torch.fx would.
+# sixteenth of its width so that it fits in the repository), show it as torch.fx would, fold its
+# BatchNorms into the convolutions, and write the fused model as ONNX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh build
 model=testdata/models/resnet18_narrow.onnx
+out=build/demo
+mkdir -p "$out"
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 step ./build/fxc trace "$model" --print-tabular
 step ./build/fxc trace "$model" --code
-step ./build/fxc lint "$model" testdata/models/mobilenet_v2_narrow.onnx
+step ./build/fxc passes
+step ./build/fxc fuse "$model" --pass conv-bn --pass dce -o "$out/resnet18_fused.onnx" --check
+step ./build/fxc trace "$out/resnet18_fused.onnx" --print-tabular
+step ./build/fxc trace "$out/resnet18_fused.onnx" --code
+step ./build/fxc lint "$model" "$out/resnet18_fused.onnx"
