@@ -1,5 +1,6 @@
 #include "tools/common.h"
 
+#include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,8 +8,7 @@
 #include <cstdio>
 
 #include "ir/lint.h"
-#include <onnx/onnx_pb.h>
-
+#include "ir/printers.h"
 #include "onnx/export.h"
 
 namespace fxc::tools {
@@ -37,6 +37,21 @@ Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& pa
     return Error{label + ": internal error, the traced graph fails lint: " + problem};
   spdlog::debug("{}: linted in {:.3f} s", label, watch.lap());
   return traced;
+}
+
+void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
+  cmd.add_flag("--print-tabular", flags.tabular, "torch.fx's print_tabular view (the default)");
+  cmd.add_flag("--code", flags.code, "the graph as torch.fx's generated Python code");
+  cmd.add_flag("--graph", flags.graph, "torch.fx's str(graph) view");
+}
+
+std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular) {
+  std::string text;
+  if (flags.tabular || (default_tabular && !flags.any()))
+    text += ir::printTabular(graph, flags.shapes);
+  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph);
+  if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(graph);
+  return text;
 }
 
 void addOutputFlags(CLI::App& cmd, OutputFlags& flags) {
@@ -74,7 +89,8 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   auto model = onnx::exportModel(gm, /*defer_data=*/true);
   if (!model) return Error{label + ": " + model.error()};
   if (flags.check) {
-    onnx::ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.value().proto), model.value().deferred};
+    onnx::ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.value().proto),
+                             model.value().deferred};
     copy.materialize();
     auto checked = onnx::checkModel(*copy.proto);
     if (!checked) return Error{label + ": " + checked.error()};

@@ -58,6 +58,19 @@ void bury(std::unique_ptr<T> object) {
 #endif
 }
 
+// --print-tabular / --code / --graph, shared by the commands that show a graph.
+struct ViewFlags {
+  bool tabular = false;
+  bool code = false;
+  bool graph = false;
+  bool shapes = false;  // shape and dtype columns in the tabular view
+  bool any() const { return tabular || code || graph; }
+};
+void addViewFlags(CLI::App& cmd, ViewFlags& flags);
+// The chosen views, in order, separated by blank lines; the tabular view when none is chosen
+// and `default_tabular`.
+std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular);
+
 // -o / --in-place / --external-data / --check, shared by every command that writes a model.
 struct OutputFlags {
   std::string path;  // "" none, "-" stdout

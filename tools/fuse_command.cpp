@@ -17,9 +17,7 @@ struct FuseFlags {
   std::string model;
   std::vector<std::string> passes;
   std::vector<std::string> print_ir_after;
-  bool tabular = false;
-  bool code = false;
-  bool graph = false;
+  ViewFlags views;
   bool inline_functions = false;
   std::string format = "text";
   OutputFlags output;
@@ -47,7 +45,7 @@ int runFuse(const FuseFlags& flags) {
   }
   std::string path = resolveModelPath(flags.model);
   bool json = flags.format == "json";
-  bool views = flags.tabular || flags.code || flags.graph || json || !flags.print_ir_after.empty();
+  bool views = flags.views.any() || json || !flags.print_ir_after.empty();
   validateOutputFlags(flags.output, path, views);
 
   onnx::TraceOptions options;
@@ -97,16 +95,14 @@ int runFuse(const FuseFlags& flags) {
   }
   if (json) {
     nlohmann::json out = {{"passes", report}};
-    if (flags.tabular) out["tabular"] = ir::printTabular(gm.graph());
-    if (flags.code) out["code"] = ir::pythonCode(gm.graph());
-    if (flags.graph) out["graph"] = ir::formatGraph(gm.graph());
+    if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph());
+    if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
+    if (flags.views.graph) out["graph"] = ir::formatGraph(gm.graph());
     std::cout << out.dump(2) << "\n";
-  } else if (!wantsOutput(flags.output) || flags.tabular || flags.code || flags.graph) {
-    bool any = flags.tabular || flags.code || flags.graph || !flags.print_ir_after.empty();
-    std::string text;
-    if (flags.tabular || !any) text += ir::printTabular(gm.graph());
-    if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(gm.graph());
-    if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(gm.graph());
+  } else if (!wantsOutput(flags.output) || flags.views.any()) {
+    // Without -o the result is shown: the tabular view unless another (or --print-ir-after) was
+    // asked.
+    std::string text = renderViews(gm.graph(), flags.views, flags.print_ir_after.empty());
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   bury(std::move(traced.value()));
@@ -126,9 +122,7 @@ Runner addFuseCommand(CLI::App& app) {
   cmd->add_option("--print-ir-after", flags->print_ir_after,
                   "print the tabular view after pass NAME (or all)")
       ->allow_extra_args(false);
-  cmd->add_flag("--print-tabular", flags->tabular, "torch.fx's print_tabular view of the result");
-  cmd->add_flag("--code", flags->code, "the result as torch.fx's generated Python code");
-  cmd->add_flag("--graph", flags->graph, "torch.fx's str(graph) view of the result");
+  addViewFlags(*cmd, flags->views);
   cmd->add_flag("--inline-functions", flags->inline_functions,
                 "trace through ONNX local functions");
   cmd->add_option("--format", flags->format, "text or json (a report of every pass)")

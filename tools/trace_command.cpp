@@ -13,10 +13,7 @@ namespace {
 
 struct TraceFlags {
   std::string model;
-  bool tabular = false;
-  bool code = false;
-  bool graph = false;
-  bool shapes = false;
+  ViewFlags views;
   bool inline_functions = false;
   std::string format = "text";
   OutputFlags output;
@@ -24,11 +21,11 @@ struct TraceFlags {
 
 int runTrace(const TraceFlags& flags) {
   std::string path = resolveModelPath(flags.model);
-  bool views = flags.tabular || flags.code || flags.graph || flags.format == "json";
+  bool views = flags.views.any() || flags.format == "json";
   validateOutputFlags(flags.output, path, views);
   onnx::TraceOptions options;
   options.inline_functions = flags.inline_functions;
-  options.infer_shapes = flags.shapes;
+  options.infer_shapes = flags.views.shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
@@ -48,18 +45,14 @@ int runTrace(const TraceFlags& flags) {
   }
   if (flags.format == "json") {
     nlohmann::json out = ir::toJson(gm);
-    out["tabular"] = ir::printTabular(gm.graph(), flags.shapes);
+    out["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     out["graph"] = ir::formatGraph(gm.graph());
     std::cout << out.dump(2) << "\n";
     bury(std::move(traced.value()));
     return kExitOk;
   }
   Stopwatch watch;
-  bool any = flags.tabular || flags.code || flags.graph;
-  std::string text;
-  if (flags.tabular || !any) text += ir::printTabular(gm.graph(), flags.shapes);
-  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(gm.graph());
-  if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(gm.graph());
+  std::string text = renderViews(gm.graph(), flags.views, /*default_tabular=*/true);
   std::fwrite(text.data(), 1, text.size(), stdout);
   spdlog::debug("printed in {:.3f} s", watch.lap());
   bury(std::move(traced.value()));
@@ -73,10 +66,9 @@ Runner addTraceCommand(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
-  cmd->add_flag("--print-tabular", flags->tabular, "torch.fx's print_tabular view (the default)");
-  cmd->add_flag("--code", flags->code, "the graph as torch.fx's generated Python code");
-  cmd->add_flag("--graph", flags->graph, "torch.fx's str(graph) view");
-  cmd->add_flag("--shapes", flags->shapes, "add shape and dtype columns (ONNX shape inference)");
+  addViewFlags(*cmd, flags->views);
+  cmd->add_flag("--shapes", flags->views.shapes,
+                "add shape and dtype columns (ONNX shape inference)");
   cmd->add_flag("--inline-functions", flags->inline_functions,
                 "trace through ONNX local functions instead of keeping them as leaf calls");
   cmd->add_option("--format", flags->format, "text or json")
