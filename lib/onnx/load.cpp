@@ -9,8 +9,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <iostream>
-#include <iterator>
 
 namespace fxc::onnx {
 namespace {
@@ -21,6 +19,22 @@ std::string directoryOf(const std::string& path) {
 }
 
 Error systemError(const std::string& what) { return Error{what + ": " + std::strerror(errno)}; }
+
+// Reads a stream to its end in large blocks.
+bool readAll(int fd, std::string& out) {
+  size_t size = 0;
+  out.resize(1 << 20);
+  while (true) {
+    if (size == out.size()) out.resize(out.size() * 2);
+    ssize_t n = ::read(fd, out.data() + size, out.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    size += static_cast<size_t>(n);
+  }
+  out.resize(size);
+  return true;
+}
 
 template <typename Field>
 void packInto(std::string& out, const Field& values, size_t element_size) {
@@ -183,8 +197,10 @@ struct Mapping {
 
 Expected<LoadedModel> loadModel(const std::string& path) {
   if (path == "-") {
-    std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    return parseModel(bytes.data(), bytes.size(), ".");
+    // Kept alive by the tensors that view it, like a mapped file.
+    auto bytes = std::make_shared<std::string>();
+    if (!readAll(STDIN_FILENO, *bytes)) return systemError("cannot read stdin");
+    return parseModel(bytes->data(), bytes->size(), ".", bytes);
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return systemError("cannot open");
@@ -200,14 +216,11 @@ Expected<LoadedModel> loadModel(const std::string& path) {
   size_t size = static_cast<size_t>(info.st_size);
   if (size == 0 || !S_ISREG(info.st_mode)) {
     // Not mappable (a FIFO, say): read it as a stream.
-    std::string bytes;
-    char buffer[1 << 16];
-    ssize_t n;
-    while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-      bytes.append(buffer, static_cast<size_t>(n));
+    auto bytes = std::make_shared<std::string>();
+    bool read = readAll(fd, *bytes);
     ::close(fd);
-    if (n < 0) return systemError("cannot read");
-    return parseModel(bytes.data(), bytes.size(), directoryOf(path));
+    if (!read) return systemError("cannot read");
+    return parseModel(bytes->data(), bytes->size(), directoryOf(path), bytes);
   }
   void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   ::close(fd);
