@@ -312,6 +312,15 @@ def pass_models():
         [f32("scale", [3], 40), f32("offset", [3], 41), f32("unused", [3], 42)])
     save(helper.make_model(graph, opset_imports=opset), "dead_and_identity")
 
+    # Graph outputs that are a graph input, and one value under two output names.
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+         helper.make_node("Identity", ["r"], ["r2"], name="id")],
+        "passthrough_outputs",
+        [helper.make_tensor_value_info("x", T, [2])],
+        [helper.make_tensor_value_info(name, T, [2]) for name in ("x", "r", "r2")])
+    save(helper.make_model(graph, opset_imports=opset), "passthrough_outputs")
+
 
 def bad_models():
     """Structurally broken models: each must give one clear error line and exit 1."""

@@ -38,11 +38,11 @@ class Tracer {
 
   std::unique_ptr<ir::GraphModule> run() {
     auto& graph = *model_.proto->mutable_graph();
-    readOpsets();
-    if (options_.inline_functions) {
+    if (options_.inline_functions) {  // first: inlining imports the bodies' opsets
       auto inlined = inlineFunctions(*model_.proto);
       if (!inlined) throw TraceError{inlined.error()};
     }
+    readOpsets();
     if (options_.infer_shapes) inferShapes();
     for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
     for (const auto& v : graph.input()) types_[v.name()] = &v.type();

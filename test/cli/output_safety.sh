@@ -38,4 +38,10 @@ cmp -s "$work/piped.py" testdata/golden/resnet18_narrow.code.py || fail "the pip
 "$fxc" trace testdata/models/external_data.onnx -o "$work/ext.onnx" --external-data || fail "--external-data failed"
 [ -s "$work/ext.onnx.data" ] || fail "no external data file"
 "$fxc" trace "$work/ext.onnx" | cmp -s - testdata/golden/external_data.tabular.txt || fail "external data round trip"
+# Removing the Identity leaves one value under two output names, and an input as an output: the
+# export passes them through and keeps every output name.
+"$fxc" fuse -q testdata/models/passthrough_outputs.onnx --pass identity -o "$work/pass.onnx" --check ||
+  fail "passthrough export failed"
+"$fxc" trace "$work/pass.onnx" --format json | grep -q '"target": "onnx.Identity"' ||
+  fail "no Identity re-created for the second output name"
 echo ok
