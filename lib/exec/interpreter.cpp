@@ -1,0 +1,142 @@
+#include "exec/interpreter.h"
+
+#include <unordered_set>
+
+namespace fxc::exec {
+
+Interpreter::Interpreter(const ir::GraphModule& gm) : gm_(gm) {}
+
+std::vector<const ir::Node*> Interpreter::inputs() const {
+  std::vector<const ir::Node*> out;
+  for (const ir::Node* node : gm_.graph()) {
+    if (node->op() == ir::Opcode::kPlaceholder) out.push_back(node);
+  }
+  return out;
+}
+
+const Kernel* Interpreter::kernelFor(const ir::Node& node) const {
+  std::string key;
+  if (node.op() == ir::Opcode::kCallFunction) {
+    key = node.target();
+  } else if (node.op() == ir::Opcode::kCallModule) {
+    const ir::Module* module = gm_.findModule(node.target());
+    if (!module) return nullptr;
+    key = "module:" + module->type();
+  } else {
+    return nullptr;
+  }
+  auto it = cpuKernels().find(key);
+  return it == cpuKernels().end() ? nullptr : &it->second;
+}
+
+bool Interpreter::supported(std::string& missing) const {
+  for (const ir::Node* node : gm_.graph()) {
+    bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
+    if (node->op() == ir::Opcode::kCallMethod ||
+        (call && node->target() != "operator.getitem" && !kernelFor(*node))) {
+      const ir::Module* module =
+          node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
+      missing = node->name() + " (" + (module ? module->type() : node->target()) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+const Value* Interpreter::moduleTensor(const ir::Module& module, const std::string& name) {
+  auto tensor = module.tensor(name);
+  if (!tensor) return nullptr;
+  auto it = tensors_.find(tensor.get());
+  if (it == tensors_.end()) it = tensors_.emplace(tensor.get(), fromTensor(*tensor)).first;
+  return &it->second;
+}
+
+std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const Value*> inputs) {
+  const Kernel* kernel = kernelFor(node);
+  const ir::Module* module =
+      node.op() == ir::Opcode::kCallModule ? gm_.findModule(node.target()) : nullptr;
+  if (!kernel) {
+    throw ExecError("unsupported: " + (module ? "module type " + module->type() : node.target()));
+  }
+  KernelContext context(node, module, std::move(inputs), [this, module](const std::string& name) {
+    return module ? moduleTensor(*module, name) : nullptr;
+  });
+  return (*kernel)(context);
+}
+
+Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
+  // Values die after their last use: count the uses, as torch.fx's interpreter does.
+  std::unordered_map<const ir::Node*, size_t> uses_left;
+  for (const ir::Node* node : gm_.graph()) {
+    for (const ir::Node* input : node->inputNodes()) ++uses_left[input];
+  }
+  std::unordered_map<const ir::Node*, std::vector<Value>> env;
+  std::vector<Value> outputs;
+  size_t next_input = 0;
+  const ir::Node* current = nullptr;
+  try {
+    for (const ir::Node* node : gm_.graph()) {
+      current = node;
+      switch (node->op()) {
+        case ir::Opcode::kPlaceholder:
+          if (next_input >= inputs.size()) throw ExecError("missing input " + node->name());
+          env[node] = {std::move(inputs[next_input++])};
+          break;
+        case ir::Opcode::kGetAttr: {
+          auto tensor = gm_.findTensor(node->target());
+          if (!tensor) throw ExecError("no tensor " + node->target());
+          env[node] = {fromTensor(*tensor)};
+          break;
+        }
+        case ir::Opcode::kOutput: {
+          auto take = [&](const ir::Argument& arg) {
+            if (!arg.isNode()) throw ExecError("an output is not a value");
+            outputs.push_back(env.at(arg.toNode()).at(0));
+          };
+          if (!node->args().empty()) {
+            const ir::Argument& result = node->args()[0];
+            if (result.isSequence()) {
+              for (const auto& item : result.items()) take(item);
+            } else {
+              take(result);
+            }
+          }
+          break;
+        }
+        default: {
+          if (node->target() == "operator.getitem") {
+            const auto& produced = env.at(node->args().at(0).toNode());
+            size_t index = static_cast<size_t>(node->args().at(1).toInt());
+            if (index >= produced.size())
+              throw ExecError("unsupported: output " + std::to_string(index) + " of " +
+                              node->args().at(0).toNode()->name() + " (the kernel computes fewer)");
+            env[node] = {produced[index]};
+          } else {
+            std::vector<const Value*> args;
+            for (const ir::Argument& arg : node->args()) {
+              if (arg.isNode()) {
+                args.push_back(&env.at(arg.toNode()).at(0));
+              } else if (arg.isNone()) {
+                args.push_back(nullptr);
+              } else {
+                throw ExecError("argument " + ir::pyRepr(arg) + " is not a value");
+              }
+            }
+            env[node] = runNode(*node, std::move(args));
+          }
+        }
+      }
+      for (const ir::Node* input : node->inputNodes()) {
+        if (--uses_left[input] == 0) env.erase(input);
+      }
+    }
+  } catch (const ExecError& error) {
+    return Error{"node '" + (current ? current->name() : std::string("?")) + "': " + error.what()};
+  } catch (const std::out_of_range&) {
+    return Error{"node '" + (current ? current->name() : std::string("?")) +
+                 "': an input was not computed"};
+  }
+  return outputs;
+}
+
+}  // namespace fxc::exec

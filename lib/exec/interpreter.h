@@ -1,0 +1,40 @@
+// torch.fx's Interpreter: walks the graph in order, runs each node, frees each value after its
+// last use. run() and runNode() are the override points (a profiler is a small subclass).
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "exec/kernel.h"
+#include "exec/value.h"
+#include "ir/expected.h"
+#include "ir/graph_module.h"
+
+namespace fxc::exec {
+
+class Interpreter {
+ public:
+  explicit Interpreter(const ir::GraphModule& gm);
+  virtual ~Interpreter() = default;
+
+  // The placeholders, in order.
+  std::vector<const ir::Node*> inputs() const;
+  // Runs the graph on one value per placeholder; returns the graph outputs, a tuple flattened.
+  virtual Expected<std::vector<Value>> run(std::vector<Value> inputs);
+  // Whether every node has a kernel; the first that has none is named in `missing`.
+  bool supported(std::string& missing) const;
+
+ protected:
+  // Runs one call node on its inputs; the values it produces (several for multi-output ops).
+  virtual std::vector<Value> runNode(const ir::Node& node, std::vector<const Value*> inputs);
+
+ private:
+  const Value* moduleTensor(const ir::Module& module, const std::string& name);
+  const Kernel* kernelFor(const ir::Node& node) const;
+
+  const ir::GraphModule& gm_;
+  // Module tensors converted once per model, not once per run.
+  std::unordered_map<const ir::Tensor*, Value> tensors_;
+};
+
+}  // namespace fxc::exec

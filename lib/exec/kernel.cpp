@@ -1,0 +1,64 @@
+#include "exec/kernel.h"
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec {
+
+const Value& KernelContext::input(size_t k) const {
+  if (k >= inputs_.size() || !inputs_[k])
+    throw ExecError("input " + std::to_string(k) + " is missing");
+  return *inputs_[k];
+}
+
+const ir::Argument* KernelContext::attribute(const std::string& name) const {
+  const ir::Kwargs& attributes = module_ ? module_->attributes() : node_.kwargs();
+  for (const auto& [key, value] : attributes) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+int64_t KernelContext::intAttribute(const std::string& name, int64_t fallback) const {
+  const ir::Argument* value = attribute(name);
+  if (!value) return fallback;
+  if (value->kind() == ir::Argument::Kind::kInt) return value->toInt();
+  if (value->kind() == ir::Argument::Kind::kFloat) return static_cast<int64_t>(value->toFloat());
+  throw ExecError("attribute " + name + " is not an integer");
+}
+
+float KernelContext::floatAttribute(const std::string& name, float fallback) const {
+  const ir::Argument* value = attribute(name);
+  if (!value) return fallback;
+  if (value->kind() == ir::Argument::Kind::kFloat) return static_cast<float>(value->toFloat());
+  if (value->kind() == ir::Argument::Kind::kInt) return static_cast<float>(value->toInt());
+  throw ExecError("attribute " + name + " is not a number");
+}
+
+std::string KernelContext::stringAttribute(const std::string& name,
+                                           const std::string& fallback) const {
+  const ir::Argument* value = attribute(name);
+  return value && value->kind() == ir::Argument::Kind::kString ? value->toString() : fallback;
+}
+
+std::vector<int64_t> KernelContext::intsAttribute(const std::string& name,
+                                                  std::vector<int64_t> fallback) const {
+  const ir::Argument* value = attribute(name);
+  if (!value) return fallback;
+  if (!value->isSequence()) throw ExecError("attribute " + name + " is not a list");
+  std::vector<int64_t> out;
+  for (const auto& item : value->items()) out.push_back(item.toInt());
+  return out;
+}
+
+const std::unordered_map<std::string, Kernel>& cpuKernels() {
+  static const std::unordered_map<std::string, Kernel> kernels = [] {
+    std::unordered_map<std::string, Kernel> table;
+    addElementwiseKernels(table);
+    addTensorKernels(table);
+    addNeuralNetKernels(table);
+    return table;
+  }();
+  return kernels;
+}
+
+}  // namespace fxc::exec

@@ -1,0 +1,47 @@
+// CPU kernels and how the interpreter finds them: by call_function target ("operator.add") or
+// by module type ("module:Conv2d").
+#pragma once
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "exec/value.h"
+#include "ir/graph_module.h"
+
+namespace fxc::exec {
+
+// What a kernel sees: the node's inputs (its args; nullptr for None), its attributes (kwargs of
+// a call_function, attributes of a module) and the module's tensors.
+class KernelContext {
+ public:
+  KernelContext(const ir::Node& node, const ir::Module* module, std::vector<const Value*> inputs,
+                std::function<const Value*(const std::string&)> tensor)
+      : node_(node), module_(module), inputs_(std::move(inputs)), tensor_(std::move(tensor)) {}
+
+  size_t inputCount() const { return inputs_.size(); }
+  const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
+  const Value& input(size_t k) const;
+  // A module tensor (weight, bias, running_mean, ...), or nullptr.
+  const Value* tensor(const std::string& name) const { return tensor_ ? tensor_(name) : nullptr; }
+
+  const ir::Argument* attribute(const std::string& name) const;
+  int64_t intAttribute(const std::string& name, int64_t fallback) const;
+  float floatAttribute(const std::string& name, float fallback) const;
+  std::string stringAttribute(const std::string& name, const std::string& fallback) const;
+  std::vector<int64_t> intsAttribute(const std::string& name, std::vector<int64_t> fallback) const;
+
+ private:
+  const ir::Node& node_;
+  const ir::Module* module_;
+  std::vector<const Value*> inputs_;
+  std::function<const Value*(const std::string&)> tensor_;
+};
+
+using Kernel = std::function<std::vector<Value>(const KernelContext&)>;
+
+// The CPU kernels, keyed by target or "module:<type>".
+const std::unordered_map<std::string, Kernel>& cpuKernels();
+
+}  // namespace fxc::exec

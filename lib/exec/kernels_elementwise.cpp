@@ -1,0 +1,221 @@
+// Elementwise kernels: activations (functional and module forms) and binary ops with numpy
+// broadcasting.
+#include <algorithm>
+#include <cmath>
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec {
+
+void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel) {
+  for (const char* key : keys) table[key] = kernel;
+}
+
+size_t normalizeAxis(int64_t axis, size_t rank) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r)
+    throw ExecError("axis " + std::to_string(axis) + " is out of range for rank " +
+                    std::to_string(rank));
+  return static_cast<size_t>(axis < 0 ? axis + r : axis);
+}
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
+  return strides;
+}
+
+const Value& requireFloat(const Value& value, const char* what) {
+  if (!value.isFloat())
+    throw ExecError("unsupported: " + std::string(what) + " of type " +
+                    std::string(ir::dtypeName(value.dtype)) + " (float32 only)");
+  return value;
+}
+
+namespace {
+
+template <typename F>
+Kernel unary(F fn) {
+  return [fn](const KernelContext& c) {
+    const Value& x = requireFloat(c.input(0), "the input");
+    Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+    for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = fn(x.f[k], c);
+    return std::vector<Value>{std::move(y)};
+  };
+}
+
+// numpy broadcasting: the output shape, and for each operand the strides to read it with.
+std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> out(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t da = k + a.size() >= rank ? a[k + a.size() - rank] : 1;
+    int64_t db = k + b.size() >= rank ? b[k + b.size() - rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      throw ExecError("shapes " + shapeText(a) + " and " + shapeText(b) + " do not broadcast");
+    out[k] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& out) {
+  std::vector<int64_t> strides(out.size(), 0), own = stridesOf(shape);
+  for (size_t k = 0; k < shape.size(); ++k) {
+    size_t o = k + out.size() - shape.size();
+    strides[o] = shape[k] == 1 ? 0 : own[k];
+  }
+  return strides;
+}
+
+// Calls fn(out_index, a_index, b_index) over the broadcast output.
+template <typename F>
+std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
+  std::vector<int64_t> shape = broadcastShape(a.shape, b.shape);
+  std::vector<int64_t> sa = broadcastStrides(a.shape, shape), sb = broadcastStrides(b.shape, shape);
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t ia = 0, ib = 0;
+  for (int64_t o = 0; o < total; ++o) {
+    fn(o, ia, ib);
+    for (size_t k = shape.size(); k-- > 0;) {
+      if (++index[k] < shape[k]) {
+        ia += sa[k];
+        ib += sb[k];
+        break;
+      }
+      ia -= sa[k] * (shape[k] - 1);
+      ib -= sb[k] * (shape[k] - 1);
+      index[k] = 0;
+    }
+  }
+  return shape;
+}
+
+template <typename FF, typename FI>
+Kernel binary(FF float_fn, FI int_fn) {
+  return [float_fn, int_fn](const KernelContext& c) {
+    if (c.inputCount() != 2) throw ExecError("unsupported: more than two operands");
+    if (c.attribute("broadcast") || c.attribute("axis"))
+      throw ExecError("unsupported: opset-6 broadcasting (broadcast/axis attributes)");
+    const Value& a = c.input(0);
+    const Value& b = c.input(1);
+    if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
+    Value y;
+    y.dtype = a.dtype;
+    if (a.isFloat()) {
+      std::vector<float> out;
+      y.shape = forEachBroadcast(
+          a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(float_fn(a.f[i], b.f[j])); });
+      y.f = std::move(out);
+    } else {
+      std::vector<int64_t> out;
+      y.shape = forEachBroadcast(
+          a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(int_fn(a.i[i], b.i[j])); });
+      y.i = std::move(out);
+    }
+    return std::vector<Value>{std::move(y)};
+  };
+}
+
+template <typename F>
+Kernel compare(F fn) {
+  return [fn](const KernelContext& c) {
+    const Value& a = c.input(0);
+    const Value& b = c.input(1);
+    std::vector<int64_t> out;
+    std::vector<int64_t> shape = forEachBroadcast(a, b, [&](int64_t, int64_t i, int64_t j) {
+      double x = a.isFloat() ? a.f[i] : static_cast<double>(a.i[i]);
+      double y = b.isFloat() ? b.f[j] : static_cast<double>(b.i[j]);
+      out.push_back(fn(x, y) ? 1 : 0);
+    });
+    return std::vector<Value>{Value::ints(shape, std::move(out), ir::DType::kBool)};
+  };
+}
+
+float hardSigmoid(float x, float alpha, float beta) {
+  return std::max(0.0f, std::min(1.0f, alpha * x + beta));
+}
+
+// Clip's bounds: inputs 1 and 2 (opset 11+), a module's min/max buffers, or attributes.
+std::pair<float, float> clipBounds(const KernelContext& c) {
+  float lo = c.floatAttribute("min", -INFINITY), hi = c.floatAttribute("max", INFINITY);
+  const Value* min = c.optionalInput(1) ? c.optionalInput(1) : c.tensor("min");
+  const Value* max = c.optionalInput(2) ? c.optionalInput(2) : c.tensor("max");
+  if (min && !min->f.empty()) lo = min->f[0];
+  if (max && !max->f.empty()) hi = max->f[0];
+  return {lo, hi};
+}
+
+}  // namespace
+
+void addElementwiseKernels(KernelTable& t) {
+  using C = const KernelContext&;
+  add(t, {"torch.relu", "module:ReLU"}, unary([](float x, C) { return x > 0 ? x : 0.0f; }));
+  add(t, {"torch.sigmoid", "module:Sigmoid"},
+      unary([](float x, C) { return 1.0f / (1.0f + std::exp(-x)); }));
+  add(t, {"torch.tanh", "module:Tanh"}, unary([](float x, C) { return std::tanh(x); }));
+  add(t, {"torch.exp"}, unary([](float x, C) { return std::exp(x); }));
+  add(t, {"torch.log"}, unary([](float x, C) { return std::log(x); }));
+  add(t, {"torch.sqrt"}, unary([](float x, C) { return std::sqrt(x); }));
+  add(t, {"torch.erf"}, unary([](float x, C) { return std::erf(x); }));
+  add(t, {"torch.abs"}, unary([](float x, C) { return std::fabs(x); }));
+  add(t, {"operator.neg"}, unary([](float x, C) { return -x; }));
+  add(t, {"torch.reciprocal"}, unary([](float x, C) { return 1.0f / x; }));
+  add(t, {"torch.floor"}, unary([](float x, C) { return std::floor(x); }));
+  add(t, {"torch.ceil"}, unary([](float x, C) { return std::ceil(x); }));
+  add(t, {"torch.sin"}, unary([](float x, C) { return std::sin(x); }));
+  add(t, {"torch.cos"}, unary([](float x, C) { return std::cos(x); }));
+  add(t, {"torch.nn.functional.leaky_relu", "module:LeakyReLU"},
+      unary([](float x, C c) { return x >= 0 ? x : x * c.floatAttribute("alpha", 0.01f); }));
+  add(t, {"torch.nn.functional.elu", "module:ELU"}, unary([](float x, C c) {
+        return x >= 0 ? x : c.floatAttribute("alpha", 1.0f) * (std::exp(x) - 1.0f);
+      }));
+  add(t, {"torch.nn.functional.softplus", "module:Softplus"},
+      unary([](float x, C) { return std::log1p(std::exp(x)); }));
+  add(t, {"torch.nn.functional.hardsigmoid", "module:Hardsigmoid"}, unary([](float x, C c) {
+        return hardSigmoid(x, c.floatAttribute("alpha", 0.2f), c.floatAttribute("beta", 0.5f));
+      }));
+  add(t, {"torch.nn.functional.hardswish", "module:Hardswish"},
+      unary([](float x, C) { return x * hardSigmoid(x, 1.0f / 6, 0.5f); }));
+  add(t, {"module:SiLU"}, unary([](float x, C) { return x / (1.0f + std::exp(-x)); }));
+  add(t, {"torch.nn.functional.gelu", "module:GELU"},
+      unary([](float x, C) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); }));
+  add(t, {"module:Mish"}, unary([](float x, C) { return x * std::tanh(std::log1p(std::exp(x))); }));
+  add(t, {"torch.clamp", "module:Hardtanh"}, [](const KernelContext& c) {
+    const Value& x = requireFloat(c.input(0), "the input");
+    auto [lo, hi] = clipBounds(c);
+    Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+    for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = std::min(hi, std::max(lo, x.f[k]));
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"operator.add", "torch.add"},
+      binary([](float a, float b) { return a + b; }, [](int64_t a, int64_t b) { return a + b; }));
+  add(t, {"operator.sub", "torch.sub"},
+      binary([](float a, float b) { return a - b; }, [](int64_t a, int64_t b) { return a - b; }));
+  add(t, {"operator.mul", "torch.mul"},
+      binary([](float a, float b) { return a * b; }, [](int64_t a, int64_t b) { return a * b; }));
+  add(t, {"operator.truediv", "torch.div"},
+      binary([](float a, float b) { return a / b; },
+             [](int64_t a, int64_t b) {
+               if (b == 0) throw ExecError("integer division by zero");
+               return a / b;
+             }));
+  add(t, {"operator.pow"},
+      binary([](float a, float b) { return std::pow(a, b); },
+             [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(a, b)); }));
+  add(t, {"torch.maximum"},
+      binary([](float a, float b) { return std::max(a, b); },
+             [](int64_t a, int64_t b) { return std::max(a, b); }));
+  add(t, {"torch.minimum"},
+      binary([](float a, float b) { return std::min(a, b); },
+             [](int64_t a, int64_t b) { return std::min(a, b); }));
+  add(t, {"operator.eq"}, compare([](double a, double b) { return a == b; }));
+  add(t, {"operator.lt"}, compare([](double a, double b) { return a < b; }));
+  add(t, {"operator.gt"}, compare([](double a, double b) { return a > b; }));
+  add(t, {"operator.le"}, compare([](double a, double b) { return a <= b; }));
+  add(t, {"operator.ge"}, compare([](double a, double b) { return a >= b; }));
+}
+
+}  // namespace fxc::exec

@@ -1,0 +1,314 @@
+// Neural-network kernels: convolution, batch normalization, Gemm/Linear, MatMul, pooling,
+// softmax. Plain reference loops (float accumulation); the fast paths are a later issue.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec {
+namespace {
+
+// A parameter: the module's tensor `name` or the call's input `index` (functional form).
+const Value* parameter(const KernelContext& c, const char* name, size_t index) {
+  if (const Value* t = c.tensor(name)) return t;
+  return c.optionalInput(index);
+}
+
+struct Window {
+  std::vector<int64_t> kernel, strides, pads, dilations;  // pads: begins then ends
+};
+
+Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spatial) {
+  std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
+  if (auto_pad != "NOTSET" && auto_pad != "VALID")
+    throw ExecError("unsupported: auto_pad " + auto_pad);
+  Window w;
+  w.kernel = std::move(kernel);
+  w.strides = c.intsAttribute("strides", std::vector<int64_t>(spatial, 1));
+  w.pads = c.intsAttribute("pads", std::vector<int64_t>(2 * spatial, 0));
+  w.dilations = c.intsAttribute("dilations", std::vector<int64_t>(spatial, 1));
+  if (w.kernel.size() != spatial || w.strides.size() != spatial || w.pads.size() != 2 * spatial ||
+      w.dilations.size() != spatial)
+    throw ExecError("window attributes do not match the input rank");
+  return w;
+}
+
+int64_t outputSize(int64_t in, int64_t k, int64_t stride, int64_t pad_begin, int64_t pad_end,
+                   int64_t dilation, bool ceil_mode) {
+  double span = static_cast<double>(in + pad_begin + pad_end - dilation * (k - 1) - 1);
+  int64_t out =
+      static_cast<int64_t>(ceil_mode ? std::ceil(span / stride) : std::floor(span / stride)) + 1;
+  // With ceil_mode the last window must start inside the input or its begin padding.
+  if (ceil_mode && (out - 1) * stride >= in + pad_begin) --out;
+  return out;
+}
+
+std::vector<Value> conv2d(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  const Value* w = parameter(c, "weight", 1);
+  const Value* b = parameter(c, "bias", 2);
+  if (!w) throw ExecError("no weight");
+  if (x.shape.size() != 4 || w->shape.size() != 4)
+    throw ExecError("unsupported: convolution that is not 2-D");
+  int64_t groups = c.intAttribute("group", 1);
+  int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t cout = w->shape[0], cin_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
+  if (cin != cin_g * groups || cout % groups != 0)
+    throw ExecError("channels do not match the weight and groups");
+  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), 2);
+  int64_t oh = outputSize(h, kh, win.strides[0], win.pads[0], win.pads[2], win.dilations[0], false);
+  int64_t ow =
+      outputSize(wd, kw, win.strides[1], win.pads[1], win.pads[3], win.dilations[1], false);
+  Value y =
+      Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
+  int64_t cout_g = cout / groups;
+  for (int64_t in = 0; in < n; ++in) {
+    for (int64_t oc = 0; oc < cout; ++oc) {
+      int64_t g = oc / cout_g;
+      float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
+      for (int64_t oy = 0; oy < oh; ++oy) {
+        for (int64_t ox = 0; ox < ow; ++ox) {
+          float sum = bias;
+          for (int64_t ic = 0; ic < cin_g; ++ic) {
+            const float* xin = &x.f[static_cast<size_t>(((in * cin) + g * cin_g + ic) * h * wd)];
+            const float* wk = &w->f[static_cast<size_t>((oc * cin_g + ic) * kh * kw)];
+            for (int64_t ky = 0; ky < kh; ++ky) {
+              int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+              if (iy < 0 || iy >= h) continue;
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+                if (ix < 0 || ix >= wd) continue;
+                sum += xin[iy * wd + ix] * wk[ky * kw + kx];
+              }
+            }
+          }
+          y.f[static_cast<size_t>(((in * cout + oc) * oh + oy) * ow + ox)] = sum;
+        }
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
+std::vector<Value> batchNorm(const KernelContext& c) {
+  if (c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0)
+    throw ExecError("unsupported: BatchNorm in training mode");
+  if (c.intAttribute("spatial", 1) == 0) throw ExecError("unsupported: BatchNorm with spatial=0");
+  const Value& x = requireFloat(c.input(0), "the input");
+  const Value* scale = parameter(c, "weight", 1);
+  const Value* bias = parameter(c, "bias", 2);
+  const Value* mean = parameter(c, "running_mean", 3);
+  const Value* var = parameter(c, "running_var", 4);
+  if (!scale || !bias || !mean || !var) throw ExecError("BatchNorm lacks a parameter");
+  if (x.shape.size() < 2) throw ExecError("BatchNorm input has rank < 2");
+  float eps = c.floatAttribute("epsilon", 1e-5f);
+  int64_t channels = x.shape[1], inner = 1;
+  for (size_t k = 2; k < x.shape.size(); ++k) inner *= x.shape[k];
+  Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+  for (size_t k = 0; k < x.f.size(); ++k) {
+    size_t ch = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
+    y.f[k] = (x.f[k] - mean->f[ch]) / std::sqrt(var->f[ch] + eps) * scale->f[ch] + bias->f[ch];
+  }
+  return {std::move(y)};
+}
+
+// Gemm (and Linear modules): Y = alpha·A'·B' + beta·C. On input of rank > 2 (a Linear from
+// MatMul) the last axis is contracted.
+std::vector<Value> gemm(const KernelContext& c) {
+  const Value& a = requireFloat(c.input(0), "A");
+  const Value* b = parameter(c, "weight", 1);
+  const Value* bias = parameter(c, "bias", 2);
+  if (!b || b->shape.size() != 2) throw ExecError("the weight must be 2-D");
+  bool trans_a = c.intAttribute("transA", 0) != 0, trans_b = c.intAttribute("transB", 0) != 0;
+  float alpha = c.floatAttribute("alpha", 1.0f), beta = c.floatAttribute("beta", 1.0f);
+  if (a.shape.empty()) throw ExecError("A is a scalar");
+  int64_t k = trans_a ? a.shape[0] : a.shape.back();
+  int64_t m = a.numel() / std::max<int64_t>(k, 1);
+  if (trans_a && a.shape.size() != 2) throw ExecError("transA needs a 2-D A");
+  int64_t kb = trans_b ? b->shape[1] : b->shape[0], nn = trans_b ? b->shape[0] : b->shape[1];
+  if (kb != k)
+    throw ExecError("A " + shapeText(a.shape) + " and B " + shapeText(b->shape) +
+                    " do not multiply");
+  std::vector<int64_t> shape = a.shape;
+  if (trans_a) shape = {a.shape[1], a.shape[0]};
+  shape.back() = nn;
+  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(m * nn)));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < nn; ++j) {
+      float sum = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        float av =
+            trans_a ? a.f[static_cast<size_t>(p * m + i)] : a.f[static_cast<size_t>(i * k + p)];
+        float bv =
+            trans_b ? b->f[static_cast<size_t>(j * k + p)] : b->f[static_cast<size_t>(p * nn + j)];
+        sum += av * bv;
+      }
+      float cv = 0;
+      if (bias) {
+        if (bias->numel() == 1)
+          cv = bias->f[0];
+        else if (bias->numel() == nn)
+          cv = bias->f[static_cast<size_t>(j)];
+        else if (bias->numel() == m * nn)
+          cv = bias->f[static_cast<size_t>(i * nn + j)];
+        else
+          throw ExecError("C " + shapeText(bias->shape) + " does not broadcast");
+      }
+      y.f[static_cast<size_t>(i * nn + j)] = alpha * sum + beta * cv;
+    }
+  }
+  return {std::move(y)};
+}
+
+std::vector<Value> matmul(const KernelContext& c) {
+  const Value& a = requireFloat(c.input(0), "A");
+  const Value& b = requireFloat(c.input(1), "B");
+  if (a.shape.size() < 2 || b.shape.size() < 2)
+    throw ExecError("unsupported: MatMul of 1-D operands");
+  int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
+  if (b.shape[b.shape.size() - 2] != k)
+    throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
+                    " do not multiply");
+  std::vector<int64_t> ba(a.shape.begin(), a.shape.end() - 2),
+      bb(b.shape.begin(), b.shape.end() - 2);
+  size_t rank = std::max(ba.size(), bb.size());
+  ba.insert(ba.begin(), rank - ba.size(), 1);
+  bb.insert(bb.begin(), rank - bb.size(), 1);
+  std::vector<int64_t> batch(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (ba[d] != bb[d] && ba[d] != 1 && bb[d] != 1)
+      throw ExecError("batch dimensions do not broadcast");
+    batch[d] = std::max(ba[d], bb[d]);
+  }
+  int64_t count = 1;
+  for (int64_t d : batch) count *= d;
+  std::vector<int64_t> shape = batch;
+  shape.push_back(m);
+  shape.push_back(n);
+  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(count * m * n)));
+  std::vector<int64_t> sa = stridesOf(ba), sb = stridesOf(bb), so = stridesOf(batch);
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t ia = 0, ib = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t index = (t / so[d]) % batch[d];
+      ia += (ba[d] == 1 ? 0 : index) * sa[d];
+      ib += (bb[d] == 1 ? 0 : index) * sb[d];
+    }
+    const float* pa = &a.f[static_cast<size_t>(ia * m * k)];
+    const float* pb = &b.f[static_cast<size_t>(ib * k * n)];
+    float* py = &y.f[static_cast<size_t>(t * m * n)];
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t p = 0; p < k; ++p) {
+        float av = pa[i * k + p];
+        for (int64_t j = 0; j < n; ++j) py[i * n + j] += av * pb[p * n + j];
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
+template <bool kMax>
+std::vector<Value> pool2d(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  if (x.shape.size() != 4) throw ExecError("unsupported: pooling that is not 2-D");
+  std::vector<int64_t> kernel = c.intsAttribute("kernel_shape", {});
+  if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
+  if (kMax && c.intAttribute("storage_order", 0) != 0)
+    throw ExecError("unsupported: storage_order");
+  Window win = windowOf(c, kernel, 2);
+  bool ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
+  bool include_pad = c.intAttribute("count_include_pad", 0) != 0;
+  int64_t n = x.shape[0], ch = x.shape[1], h = x.shape[2], w = x.shape[3];
+  int64_t oh = outputSize(h, kernel[0], win.strides[0], win.pads[0], win.pads[2], win.dilations[0],
+                          ceil_mode);
+  int64_t ow = outputSize(w, kernel[1], win.strides[1], win.pads[1], win.pads[3], win.dilations[1],
+                          ceil_mode);
+  Value y =
+      Value::floats({n, ch, oh, ow}, std::vector<float>(static_cast<size_t>(n * ch * oh * ow)));
+  for (int64_t plane = 0; plane < n * ch; ++plane) {
+    const float* in = &x.f[static_cast<size_t>(plane * h * w)];
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        float acc = kMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        int64_t count = 0, padded = 0;
+        for (int64_t ky = 0; ky < kernel[0]; ++ky) {
+          int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+          for (int64_t kx = 0; kx < kernel[1]; ++kx) {
+            int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+            // count_include_pad counts the declared padding, not the window past it (ceil_mode).
+            if (iy < h + win.pads[2] && ix < w + win.pads[3]) ++padded;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            float v = in[iy * w + ix];
+            acc = kMax ? std::max(acc, v) : acc + v;
+            ++count;
+          }
+        }
+        if (!kMax) acc /= static_cast<float>(include_pad ? padded : std::max<int64_t>(count, 1));
+        y.f[static_cast<size_t>((plane * oh + oy) * ow + ox)] = acc;
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
+std::vector<Value> globalAveragePool(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  if (x.shape.size() < 3) throw ExecError("GlobalAveragePool needs rank >= 3");
+  int64_t planes = x.shape[0] * x.shape[1], inner = x.numel() / std::max<int64_t>(planes, 1);
+  std::vector<int64_t> shape = x.shape;
+  for (size_t k = 2; k < shape.size(); ++k) shape[k] = 1;
+  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(planes)));
+  for (int64_t p = 0; p < planes; ++p) {
+    double sum = 0;
+    for (int64_t k = 0; k < inner; ++k) sum += x.f[static_cast<size_t>(p * inner + k)];
+    y.f[static_cast<size_t>(p)] = static_cast<float>(sum / static_cast<double>(inner));
+  }
+  return {std::move(y)};
+}
+
+template <bool kLog>
+std::vector<Value> softmax(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  // Before opset 13 Softmax flattened to 2-D at `axis`; both readings agree on the last axis.
+  const ir::Argument* axis_attr = c.attribute("axis");
+  if (!axis_attr)
+    throw ExecError(
+        "unsupported: Softmax without an explicit axis (its default changed with opset 13)");
+  size_t axis = normalizeAxis(axis_attr->toInt(), x.shape.size());
+  if (axis + 1 != x.shape.size())
+    throw ExecError("unsupported: Softmax over an axis other than the last");
+  int64_t n = x.shape.back(), rows = x.numel() / std::max<int64_t>(n, 1);
+  Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* in = &x.f[static_cast<size_t>(r * n)];
+    float* out = &y.f[static_cast<size_t>(r * n)];
+    float peak = *std::max_element(in, in + n);
+    double sum = 0;
+    for (int64_t k = 0; k < n; ++k) sum += std::exp(in[k] - peak);
+    for (int64_t k = 0; k < n; ++k)
+      out[k] = kLog ? static_cast<float>(in[k] - peak - std::log(sum))
+                    : static_cast<float>(std::exp(in[k] - peak) / sum);
+  }
+  return {std::move(y)};
+}
+
+}  // namespace
+
+void addNeuralNetKernels(KernelTable& t) {
+  add(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv2d);
+  add(t,
+      {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",
+       "torch.nn.functional.batch_norm"},
+      batchNorm);
+  add(t, {"module:Linear", "onnx.Gemm"}, gemm);
+  add(t, {"operator.matmul"}, matmul);
+  add(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pool2d<true>);
+  add(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pool2d<false>);
+  add(t, {"module:AdaptiveAvgPool2d", "torch.nn.functional.adaptive_avg_pool2d"},
+      globalAveragePool);
+  add(t, {"torch.softmax", "module:Softmax"}, softmax<false>);
+  add(t, {"torch.log_softmax", "module:LogSoftmax"}, softmax<true>);
+}
+
+}  // namespace fxc::exec

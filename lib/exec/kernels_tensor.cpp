@@ -1,0 +1,209 @@
+// Kernels that move data without arithmetic: shape, reshape, flatten, concat, transpose,
+// (un)squeeze, gather, identity, cast.
+#include <algorithm>
+#include <numeric>
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec {
+namespace {
+
+Value withShape(const Value& x, std::vector<int64_t> shape) {
+  Value y = x;
+  y.shape = std::move(shape);
+  if (y.numel() != x.numel())
+    throw ExecError("cannot reshape " + shapeText(x.shape) + " to " + shapeText(y.shape));
+  return y;
+}
+
+// The axes of Squeeze/Unsqueeze: input 1 (opset 13+) or the axes attribute.
+std::vector<int64_t> axesOf(const KernelContext& c) {
+  if (const Value* axes = c.optionalInput(1)) return axes->asInts();
+  return c.intsAttribute("axes", {});
+}
+
+// Copies elements of `x` into `y` (already shaped) reading through `source_index`.
+template <typename F>
+void gatherElements(const Value& x, Value& y, F source_index) {
+  int64_t n = y.numel();
+  if (x.isFloat()) {
+    y.f.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.f[static_cast<size_t>(k)] = x.f[static_cast<size_t>(source_index(k))];
+  } else {
+    y.i.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
+  }
+}
+
+}  // namespace
+
+void addTensorKernels(KernelTable& t) {
+  add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
+      [](const KernelContext& c) {
+        if (const Value* training = c.optionalInput(2);
+            training && !training->asInts().empty() && training->asInts()[0])
+          throw ExecError("unsupported: Dropout in training mode");
+        return std::vector<Value>{c.input(0)};
+      });
+  add(t, {"onnx.Shape"}, [](const KernelContext& c) {
+    const auto& shape = c.input(0).shape;
+    int64_t rank = static_cast<int64_t>(shape.size());
+    int64_t start = c.intAttribute("start", 0), end = c.intAttribute("end", rank);
+    start = std::clamp(start < 0 ? start + rank : start, int64_t{0}, rank);
+    end = std::clamp(end < 0 ? end + rank : end, int64_t{0}, rank);
+    std::vector<int64_t> dims(shape.begin() + start, shape.begin() + std::max(start, end));
+    return std::vector<Value>{Value::ints({static_cast<int64_t>(dims.size())}, dims)};
+  });
+  add(t, {"torch.flatten", "module:Flatten"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    int64_t rank = static_cast<int64_t>(x.shape.size()), requested = c.intAttribute("axis", 1);
+    if (requested < -rank || requested > rank) throw ExecError("flatten axis is out of range");
+    size_t axis = static_cast<size_t>(requested < 0 ? requested + rank : requested);
+    int64_t outer = 1;
+    for (size_t k = 0; k < axis; ++k) outer *= x.shape[k];
+    return std::vector<Value>{withShape(x, {outer, x.numel() / std::max<int64_t>(outer, 1)})};
+  });
+  add(t, {"torch.reshape"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    std::vector<int64_t> shape =
+        c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("shape", {});
+    bool allow_zero = c.intAttribute("allowzero", 0) != 0;
+    int64_t known = 1;
+    int inferred = -1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      if (shape[k] == 0 && !allow_zero) {
+        if (k >= x.shape.size()) throw ExecError("reshape copies a dimension the input lacks");
+        shape[k] = x.shape[k];
+      }
+      if (shape[k] == -1) {
+        if (inferred >= 0) throw ExecError("reshape has two -1 dimensions");
+        inferred = static_cast<int>(k);
+      } else {
+        known *= shape[k];
+      }
+    }
+    if (inferred >= 0) shape[static_cast<size_t>(inferred)] = known == 0 ? 0 : x.numel() / known;
+    return std::vector<Value>{withShape(x, shape)};
+  });
+  add(t, {"torch.unsqueeze"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    std::vector<int64_t> axes = axesOf(c);
+    size_t rank = x.shape.size() + axes.size();
+    std::vector<bool> inserted(rank, false);
+    for (int64_t a : axes) inserted[normalizeAxis(a, rank)] = true;
+    std::vector<int64_t> shape;
+    size_t next = 0;
+    for (size_t k = 0; k < rank; ++k) shape.push_back(inserted[k] ? 1 : x.shape.at(next++));
+    return std::vector<Value>{withShape(x, shape)};
+  });
+  add(t, {"torch.squeeze"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    std::vector<int64_t> axes = axesOf(c);
+    std::vector<bool> drop(x.shape.size(), false);
+    for (int64_t a : axes) drop[normalizeAxis(a, x.shape.size())] = true;
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < x.shape.size(); ++k) {
+      if (axes.empty() ? x.shape[k] == 1 : drop[k]) continue;
+      shape.push_back(x.shape[k]);
+    }
+    return std::vector<Value>{withShape(x, shape)};
+  });
+  add(t, {"torch.cat"}, [](const KernelContext& c) {
+    const Value& first = c.input(0);
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), first.shape.size());
+    Value y = first;
+    y.f.clear();
+    y.i.clear();
+    y.shape[axis] = 0;
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      const Value& v = c.input(k);
+      if (v.shape.size() != first.shape.size() || v.isFloat() != first.isFloat())
+        throw ExecError("concatenated inputs differ in rank or type");
+      y.shape[axis] += v.shape[axis];
+    }
+    int64_t outer = 1, inner = 1;
+    for (size_t k = 0; k < axis; ++k) outer *= first.shape[k];
+    for (size_t k = axis + 1; k < first.shape.size(); ++k) inner *= first.shape[k];
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t k = 0; k < c.inputCount(); ++k) {
+        const Value& v = c.input(k);
+        int64_t block = v.shape[axis] * inner;
+        if (v.isFloat())
+          y.f.insert(y.f.end(), v.f.begin() + o * block, v.f.begin() + (o + 1) * block);
+        else
+          y.i.insert(y.i.end(), v.i.begin() + o * block, v.i.begin() + (o + 1) * block);
+      }
+    }
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.permute"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    std::vector<int64_t> perm = c.intsAttribute("perm", {});
+    if (perm.empty()) {
+      perm.resize(rank);
+      std::iota(perm.rbegin(), perm.rend(), 0);
+    }
+    if (perm.size() != rank) throw ExecError("perm does not match the rank");
+    Value y;
+    y.dtype = x.dtype;
+    for (int64_t p : perm) y.shape.push_back(x.shape[normalizeAxis(p, rank)]);
+    std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(y.shape);
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t source = 0;
+      for (size_t d = 0; d < rank; ++d)
+        source += (k / out_strides[d]) % y.shape[d] * in_strides[normalizeAxis(perm[d], rank)];
+      return source;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"onnx.Gather"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    std::vector<int64_t> indices = c.input(1).asInts();
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
+    Value y;
+    y.dtype = x.dtype;
+    y.shape.assign(x.shape.begin(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    y.shape.insert(y.shape.end(), c.input(1).shape.begin(), c.input(1).shape.end());
+    y.shape.insert(y.shape.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1,
+                   x.shape.end());
+    int64_t inner = 1, extent = x.shape[axis];
+    for (size_t k = axis + 1; k < x.shape.size(); ++k) inner *= x.shape[k];
+    int64_t count = static_cast<int64_t>(indices.size());
+    for (int64_t& index : indices) {
+      if (index < -extent || index >= extent)
+        throw ExecError("gather index " + std::to_string(index) + " is out of range");
+      if (index < 0) index += extent;
+    }
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t o = k / (count * inner), j = (k / inner) % count, r = k % inner;
+      return (o * extent + indices[static_cast<size_t>(j)]) * inner + r;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"onnx.Cast"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    auto to = static_cast<ir::DType>(c.intAttribute("to", 1));
+    Value y;
+    y.shape = x.shape;
+    y.dtype = to;
+    if (to == ir::DType::kFloat32) {
+      y.f.resize(static_cast<size_t>(x.numel()));
+      for (size_t k = 0; k < y.f.size(); ++k)
+        y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
+    } else if (to == ir::DType::kInt64 || to == ir::DType::kInt32 || to == ir::DType::kBool) {
+      y.i = x.asInts();
+      if (to == ir::DType::kBool) {
+        for (size_t k = 0; k < y.i.size(); ++k)
+          y.i[k] = x.isFloat() ? (x.f[k] != 0) : (y.i[k] != 0);
+      }
+    } else {
+      throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
+    }
+    return std::vector<Value>{std::move(y)};
+  });
+}
+
+}  // namespace fxc::exec

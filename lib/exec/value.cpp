@@ -1,0 +1,91 @@
+#include "exec/value.h"
+
+#include <cstring>
+
+namespace fxc::exec {
+
+int64_t Value::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Value Value::floats(std::vector<int64_t> shape, std::vector<float> data) {
+  Value v;
+  v.shape = std::move(shape);
+  v.f = std::move(data);
+  return v;
+}
+
+Value Value::ints(std::vector<int64_t> shape, std::vector<int64_t> data, ir::DType dtype) {
+  Value v;
+  v.dtype = dtype;
+  v.shape = std::move(shape);
+  v.i = std::move(data);
+  return v;
+}
+
+std::vector<int64_t> Value::asInts() const {
+  if (!isFloat()) return i;
+  std::vector<int64_t> out(f.size());
+  for (size_t k = 0; k < f.size(); ++k) out[k] = static_cast<int64_t>(f[k]);
+  return out;
+}
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
+  return out + "]";
+}
+
+namespace {
+template <typename T>
+std::vector<T> elements(const ir::Tensor& tensor) {
+  std::vector<T> out(static_cast<size_t>(tensor.numel()));
+  if (tensor.byteSize() != out.size() * sizeof(T))
+    throw ExecError("constant of " + shapeText(tensor.dims) + " has the wrong number of bytes");
+  std::memcpy(out.data(), tensor.bytes(), tensor.byteSize());
+  return out;
+}
+}  // namespace
+
+Value fromTensor(const ir::Tensor& tensor) {
+  Value v;
+  v.shape = tensor.dims;
+  v.dtype = tensor.dtype;
+  switch (tensor.dtype) {
+    case ir::DType::kFloat32:
+      v.f = elements<float>(tensor);
+      break;
+    case ir::DType::kFloat64: {
+      auto d = elements<double>(tensor);
+      v.f.assign(d.begin(), d.end());
+      v.dtype = ir::DType::kFloat32;
+      break;
+    }
+    case ir::DType::kInt64:
+      v.i = elements<int64_t>(tensor);
+      break;
+    case ir::DType::kInt32: {
+      auto d = elements<int32_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kBool:
+    case ir::DType::kUInt8: {
+      auto d = elements<uint8_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kInt8: {
+      auto d = elements<int8_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    default:
+      throw ExecError("unsupported: tensors of type " + std::string(ir::dtypeName(tensor.dtype)));
+  }
+  return v;
+}
+
+}  // namespace fxc::exec

@@ -1,0 +1,41 @@
+// Runtime values of the CPU executor: a dtype, a shape, and the elements. float32 values live in
+// `f`; integer and bool values (int64, int32, bool) in `i`, widened to int64.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/graph_module.h"
+
+namespace fxc::exec {
+
+// A failure while running a node: unsupported op, bad shapes, bad input. The interpreter adds
+// the node's name.
+class ExecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Value {
+  ir::DType dtype = ir::DType::kFloat32;
+  std::vector<int64_t> shape;
+  std::vector<float> f;
+  std::vector<int64_t> i;
+
+  int64_t numel() const;
+  bool isFloat() const { return dtype == ir::DType::kFloat32; }
+  static Value floats(std::vector<int64_t> shape, std::vector<float> data);
+  static Value ints(std::vector<int64_t> shape, std::vector<int64_t> data,
+                    ir::DType dtype = ir::DType::kInt64);
+  // The elements as int64 (floats truncated): for shapes, axes, indices.
+  std::vector<int64_t> asInts() const;
+};
+
+std::string shapeText(const std::vector<int64_t>& shape);
+
+// A constant tensor of the module tree as a runtime value (copies; float32/64, ints, bool).
+Value fromTensor(const ir::Tensor& tensor);
+
+}  // namespace fxc::exec

@@ -1,0 +1,158 @@
+// fxc-conformance: runs ONNX backend node tests (model.onnx + test_data_set_*/input_*.pb,
+// output_*.pb) on the CPU interpreter and compares with the expected outputs at ONNX's
+// tolerances (rtol 1e-3, atol 1e-7). Prints one line per failure and a summary:
+//   N passed, N failed, N unsupported (by op), N not traceable
+// Exit 1 when any test that runs gives a wrong answer.
+//   fxc-conformance [-v] DIR...        DIR: test directories, or folders of them
+#include <dirent.h>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exec/interpreter.h"
+#include "onnx/load.h"
+#include "onnx/trace.h"
+
+using namespace fxc;
+
+namespace {
+
+std::vector<std::string> listDir(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+exec::Value readValue(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ::onnx::TensorProto proto;
+  if (!proto.ParseFromString(bytes)) throw exec::ExecError("cannot parse " + path);
+  auto tensor = fxc::onnx::takeTensor(proto, ".", path);
+  if (!tensor) throw exec::ExecError(tensor.error());
+  return exec::fromTensor(*tensor.value());
+}
+
+// "" when equal within tolerance, else what differs.
+std::string compare(const exec::Value& got, const exec::Value& want) {
+  if (got.shape != want.shape)
+    return "shape " + exec::shapeText(got.shape) + " != " + exec::shapeText(want.shape);
+  if (got.isFloat() != want.isFloat()) return "type differs";
+  for (size_t k = 0; k < want.f.size(); ++k) {
+    double g = got.f[k], w = want.f[k];
+    if (std::isnan(w) && std::isnan(g)) continue;
+    if (!(std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w)))
+      return "element " + std::to_string(k) + ": " + std::to_string(g) + " != " + std::to_string(w);
+  }
+  if (got.i != want.i) return "integer values differ";
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool verbose = false;
+  std::vector<std::string> tests;
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    if (arg == "-v") {
+      verbose = true;
+      continue;
+    }
+    if (exists(arg + "/model.onnx")) {
+      tests.push_back(arg);
+      continue;
+    }
+    for (const auto& name : listDir(arg)) {
+      if (exists(arg + "/" + name + "/model.onnx")) tests.push_back(arg + "/" + name);
+    }
+  }
+  int passed = 0, failed = 0, unsupported = 0, untraceable = 0;
+  std::map<std::string, int> missing;
+  for (const auto& dir : tests) {
+    auto loaded = fxc::onnx::loadModel(dir + "/model.onnx");
+    auto traced = loaded ? fxc::onnx::trace(loaded.take(), {})
+                         : Expected<std::unique_ptr<ir::GraphModule>>(Error{loaded.error()});
+    if (!traced) {
+      ++untraceable;
+      if (verbose) std::printf("untraceable %s: %s\n", dir.c_str(), traced.error().c_str());
+      continue;
+    }
+    exec::Interpreter interpreter(*traced.value());
+    std::string why;
+    if (!interpreter.supported(why)) {
+      ++unsupported;
+      ++missing[why.substr(why.find('(') + 1, why.size() - why.find('(') - 2)];
+      continue;
+    }
+    bool ok = true, skipped = false;
+    for (const auto& set : listDir(dir)) {
+      if (set.rfind("test_data_set_", 0) != 0) continue;
+      std::string base = dir + "/" + set + "/";
+      try {
+        std::vector<exec::Value> inputs, expected;
+        try {
+          for (int k = 0; exists(base + "input_" + std::to_string(k) + ".pb"); ++k)
+            inputs.push_back(readValue(base + "input_" + std::to_string(k) + ".pb"));
+          for (int k = 0; exists(base + "output_" + std::to_string(k) + ".pb"); ++k)
+            expected.push_back(readValue(base + "output_" + std::to_string(k) + ".pb"));
+        } catch (const exec::ExecError& error) {
+          // Sequences, optionals and types the executor does not hold: not run, not failed.
+          skipped = true;
+          ++missing[std::string("unsupported: test data (") + error.what() + ")"];
+          break;
+        }
+        auto outputs = interpreter.run(std::move(inputs));
+        if (!outputs) {
+          if (outputs.error().find("unsupported") != std::string::npos) {
+            skipped = true;
+            ++missing[outputs.error().substr(outputs.error().find("unsupported"))];
+            break;
+          }
+          throw exec::ExecError(outputs.error());
+        }
+        if (outputs.value().size() != expected.size())
+          throw exec::ExecError("wrong number of outputs");
+        for (size_t k = 0; k < expected.size(); ++k) {
+          std::string diff = compare(outputs.value()[k], expected[k]);
+          if (!diff.empty()) throw exec::ExecError("output " + std::to_string(k) + ": " + diff);
+        }
+      } catch (const exec::ExecError& error) {
+        std::printf("FAIL %s: %s\n", dir.c_str(), error.what());
+        ok = false;
+        break;
+      }
+    }
+    if (skipped)
+      ++unsupported;
+    else if (ok)
+      ++passed;
+    else
+      ++failed;
+  }
+  int total = passed + failed + unsupported + untraceable;
+  std::printf("%d tests: %d passed, %d failed, %d unsupported, %d not traceable (%.0f%% pass)\n",
+              total, passed, failed, unsupported, untraceable,
+              total ? 100.0 * passed / total : 0.0);
+  if (verbose) {
+    for (const auto& [op, count] : missing)
+      std::printf("  unsupported: %s (%d)\n", op.c_str(), count);
+  }
+  return failed ? 1 : 0;
+}
