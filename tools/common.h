@@ -95,5 +95,6 @@ Runner addTraceCommand(CLI::App& app);
 Runner addLintCommand(CLI::App& app);
 Runner addPassesCommand(CLI::App& app);
 Runner addFuseCommand(CLI::App& app);
+Runner addRunCommand(CLI::App& app);
 
 }  // namespace fxc::tools

@@ -1,0 +1,220 @@
+#include "exec/io.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+namespace fxc::exec {
+namespace {
+
+template <typename T>
+std::vector<T> readElements(const std::string& bytes, size_t offset, size_t count) {
+  std::vector<T> out(count);
+  std::memcpy(out.data(), bytes.data() + offset, count * sizeof(T));
+  return out;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {  // subnormal: normalize
+      exponent = 127 - 15 + 1;
+      while (!(mantissa & 0x400u)) {
+        mantissa <<= 1;
+        --exponent;
+      }
+      bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+    }
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+}  // namespace
+
+Expected<Value> readNpy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return Error{path + ": not a .npy file"};
+  int major = static_cast<unsigned char>(bytes[6]);
+  size_t header_len, header_start;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    header_start = 10;
+  } else if ((major == 2 || major == 3) && bytes.size() >= 12) {
+    header_len = 0;
+    for (int k = 0; k < 4; ++k) header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
+    header_start = 12;
+  } else {
+    return Error{path + ": unsupported .npy version " + std::to_string(major)};
+  }
+  if (header_start + header_len > bytes.size()) return Error{path + ": truncated .npy header"};
+  std::string header = bytes.substr(header_start, header_len);
+  auto field = [&](const std::string& key) -> std::string {
+    size_t k = header.find("'" + key + "'");
+    if (k == std::string::npos) return "";
+    size_t colon = header.find(':', k);
+    return colon == std::string::npos ? "" : header.substr(colon + 1);
+  };
+  std::string descr = field("descr"), order = field("fortran_order"), shape_text = field("shape");
+  if (descr.empty() || order.empty() || shape_text.empty()) return Error{path + ": malformed .npy header"};
+  size_t q1 = descr.find('\''), q2 = descr.find('\'', q1 + 1);
+  if (q1 == std::string::npos || q2 == std::string::npos) return Error{path + ": malformed dtype in .npy header"};
+  std::string dtype = descr.substr(q1 + 1, q2 - q1 - 1);
+  if (order.find("True") < order.find(',')) return Error{path + ": Fortran-ordered arrays are not supported"};
+  size_t open = shape_text.find('('), close = shape_text.find(')');
+  if (open == std::string::npos || close == std::string::npos) return Error{path + ": malformed shape in .npy header"};
+  Value value;
+  std::string dims = shape_text.substr(open + 1, close - open - 1);
+  unsigned __int128 count = 1;
+  for (size_t start = 0; start < dims.size();) {
+    size_t comma = dims.find(',', start);
+    std::string item = dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? dims.size() : comma + 1;
+    if (item.find_first_not_of(" ") == std::string::npos) continue;
+    char* end = nullptr;
+    long long d = std::strtoll(item.c_str(), &end, 10);
+    if (d < 0) return Error{path + ": negative dimension"};
+    value.shape.push_back(d);
+    count *= static_cast<unsigned long long>(d);
+    if (count > (static_cast<unsigned __int128>(1) << 40)) return Error{path + ": the shape " + shapeText(value.shape) + " is too large"};
+  }
+  size_t n = static_cast<size_t>(count), offset = header_start + header_len;
+  static const std::map<std::string, size_t> sizes = {{"<f4", 4}, {"<f8", 8}, {"<f2", 2}, {"<i8", 8}, {"<i4", 4},
+                                                       {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"|b1", 1}};
+  auto size = sizes.find(dtype);
+  if (size == sizes.end()) return Error{path + ": unsupported dtype '" + dtype + "'"};
+  if (bytes.size() - offset != n * size->second)
+    return Error{path + ": holds " + std::to_string(bytes.size() - offset) + " bytes of data, its header says " +
+                 std::to_string(n * size->second)};
+  if (dtype == "<f4") {
+    value.f = readElements<float>(bytes, offset, n);
+  } else if (dtype == "<f8") {
+    auto d = readElements<double>(bytes, offset, n);
+    value.f.assign(d.begin(), d.end());
+  } else if (dtype == "<f2") {
+    auto h = readElements<uint16_t>(bytes, offset, n);
+    value.f.resize(n);
+    for (size_t k = 0; k < n; ++k) value.f[k] = halfToFloat(h[k]);
+  } else {
+    value.dtype = dtype == "|b1" ? ir::DType::kBool : dtype == "<i4" ? ir::DType::kInt32 : ir::DType::kInt64;
+    if (dtype == "<i8") value.i = readElements<int64_t>(bytes, offset, n);
+    else if (dtype == "<i4") { auto d = readElements<int32_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
+    else if (dtype == "<i2") { auto d = readElements<int16_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
+    else if (dtype == "|i1") { auto d = readElements<int8_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
+    else { auto d = readElements<uint8_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
+  }
+  return value;
+}
+
+std::string npyBytes(const Value& value) {
+  std::string descr = value.isFloat() ? "<f4" : value.dtype == ir::DType::kBool ? "|b1" : "<i8";
+  std::string shape = "(";
+  for (size_t k = 0; k < value.shape.size(); ++k) shape += std::to_string(value.shape[k]) + (value.shape.size() == 1 || k + 1 < value.shape.size() ? "," : "");
+  shape += ")";
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  if (value.isFloat()) {
+    out.append(reinterpret_cast<const char*>(value.f.data()), value.f.size() * 4);
+  } else if (value.dtype == ir::DType::kBool) {
+    for (int64_t v : value.i) out += static_cast<char>(v != 0);
+  } else {
+    out.append(reinterpret_cast<const char*>(value.i.data()), value.i.size() * 8);
+  }
+  return out;
+}
+
+Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t seed,
+                                          const std::map<std::string, std::vector<int64_t>>& shapes) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<Value> inputs;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() != ir::Opcode::kPlaceholder) continue;
+    Value value;
+    auto given = shapes.find(node->name());
+    if (given != shapes.end()) {
+      value.shape = given->second;
+    } else if (node->meta.shape) {
+      for (const auto& dim : *node->meta.shape) {
+        if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
+          return Error{"input " + node->name() + " has the symbolic dimension '" + dim + "': give --shape " +
+                       node->name() + "=D0,D1,..."};
+        value.shape.push_back(std::stoll(dim));
+      }
+    } else {
+      return Error{"input " + node->name() + " has no declared shape: give --shape " + node->name() + "=D0,D1,..."};
+    }
+    int64_t n = value.numel();
+    if (n < 0 || n > (int64_t{1} << 32)) return Error{"input " + node->name() + " of " + shapeText(value.shape) + " is too large"};
+    const std::string& dtype = node->meta.dtype;
+    if (dtype.empty() || dtype == "float32" || dtype == "float64" || dtype == "float16") {
+      value.f.resize(static_cast<size_t>(n));
+      for (float& v : value.f) v = normal(rng);
+    } else if (dtype == "int64" || dtype == "int32" || dtype == "bool" || dtype == "uint8" || dtype == "int8") {
+      value.dtype = dtype == "bool" ? ir::DType::kBool : dtype == "int32" ? ir::DType::kInt32 : ir::DType::kInt64;
+      value.i.assign(static_cast<size_t>(n), 0);
+    } else {
+      return Error{"input " + node->name() + " has the unsupported type " + dtype};
+    }
+    inputs.push_back(std::move(value));
+  }
+  return inputs;
+}
+
+std::string summary(const Value& value) {
+  std::string text = std::string(ir::dtypeName(value.dtype)) + " " + shapeText(value.shape);
+  size_t n = value.isFloat() ? value.f.size() : value.i.size();
+  if (n == 0) return text;
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  for (size_t k = 0; k < n; ++k) {
+    double v = value.isFloat() ? value.f[k] : static_cast<double>(value.i[k]);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "  min %.6g  mean %.6g  max %.6g", lo, sum / static_cast<double>(n), hi);
+  return text + buf;
+}
+
+Difference compareValues(const Value& got, const Value& want, double atol, double rtol) {
+  Difference d;
+  if (got.shape != want.shape || got.isFloat() != want.isFloat()) {
+    d.within = false;
+    d.max_abs = d.max_rel = INFINITY;
+    return d;
+  }
+  size_t n = want.isFloat() ? want.f.size() : want.i.size();
+  for (size_t k = 0; k < n; ++k) {
+    double g = want.isFloat() ? got.f[k] : static_cast<double>(got.i[k]);
+    double w = want.isFloat() ? want.f[k] : static_cast<double>(want.i[k]);
+    double abs = std::fabs(g - w);
+    if (std::isnan(g) != std::isnan(w)) abs = INFINITY;
+    else if (std::isnan(g)) abs = 0;
+    d.max_abs = std::max(d.max_abs, abs);
+    if (w != 0) d.max_rel = std::max(d.max_rel, abs / std::fabs(w));
+    if (!(abs <= atol + rtol * std::fabs(w))) d.within = false;
+  }
+  return d;
+}
+
+}  // namespace fxc::exec

@@ -1,0 +1,38 @@
+// Inputs and outputs of a run: .npy files, seeded random inputs, output summaries.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exec/value.h"
+#include "ir/expected.h"
+#include "ir/graph_module.h"
+
+namespace fxc::exec {
+
+// Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8, bool); errors name the
+// problem, not the file.
+Expected<Value> readNpy(const std::string& path);
+// Serializes a value as .npy (float32, int64 or bool).
+std::string npyBytes(const Value& value);
+
+// One seeded random value per placeholder, of its declared shape and dtype (normal floats, zero
+// integers). `shapes` overrides or completes a shape (symbolic dims need it).
+Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t seed,
+                                          const std::map<std::string, std::vector<int64_t>>& shapes);
+
+// "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5"
+std::string summary(const Value& value);
+
+// The largest absolute and relative differences of `got` from `want`, and whether every element
+// is within atol + rtol·|want|. Shapes or types that differ are never within.
+struct Difference {
+  double max_abs = 0;
+  double max_rel = 0;
+  bool within = true;
+};
+Difference compareValues(const Value& got, const Value& want, double atol, double rtol);
+
+}  // namespace fxc::exec

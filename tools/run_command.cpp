@@ -1,0 +1,167 @@
+// fxc run [MODEL] [--input NAME=FILE.npy]... [--shape NAME=D0,D1,...]... [--seed S] [--output-dir DIR]
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include <onnx/onnx_pb.h>
+
+#include "exec/interpreter.h"
+#include "exec/io.h"
+#include "tools/common.h"
+
+namespace fxc::tools {
+namespace {
+
+struct RunFlags {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::vector<std::string> shapes;
+  uint64_t seed = 0;
+  std::string output_dir;
+  bool inline_functions = false;
+};
+
+// "NAME=VALUE" → {NAME, VALUE}; a usage error otherwise.
+std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* flag) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError{std::string(flag) + " " + text + ": expected NAME=VALUE"};
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::string safeFileName(const std::string& name) {
+  std::string out = name;
+  for (char& ch : out) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
+  }
+  return out;
+}
+
+int runRun(const RunFlags& flags) {
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (const auto& text : flags.shapes) {
+    auto [name, dims] = splitAssignment(text, "--shape");
+    std::vector<int64_t> shape;
+    size_t start = 0;
+    while (start <= dims.size()) {
+      size_t comma = dims.find(',', start);
+      std::string item = dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      char* end = nullptr;
+      long long d = std::strtoll(item.c_str(), &end, 10);
+      if (item.empty() || *end != '\0' || d < 0) throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
+      shape.push_back(d);
+      start = comma == std::string::npos ? dims.size() + 1 : comma + 1;
+    }
+    shapes[name] = shape;
+  }
+  std::map<std::string, std::string> files;
+  for (const auto& text : flags.inputs) files.insert(splitAssignment(text, "--input"));
+
+  std::string path = resolveModelPath(flags.model);
+  onnx::TraceOptions options;
+  options.inline_functions = flags.inline_functions;
+  auto traced = loadGraphModule(path, options);
+  if (!traced) {
+    printError(traced.error());
+    return kExitFailure;
+  }
+  const ir::GraphModule& gm = *traced.value();
+  std::string label = modelLabel(path);
+  exec::Interpreter interpreter(gm);
+  std::string missing;
+  if (!interpreter.supported(missing)) {
+    printError(label + ": unsupported: node " + missing + " has no CPU kernel");
+    return kExitFailure;
+  }
+  auto inputs = exec::randomInputs(gm, flags.seed, shapes);
+  if (!inputs) {
+    printError(label + ": " + inputs.error());
+    return kExitFailure;
+  }
+  auto placeholders = interpreter.inputs();
+  for (const auto& [name, file] : files) {
+    // The ONNX input name ("input.1") or the placeholder's ("input_1").
+    auto named = [&](const ir::Node* node) {
+      const auto* record = std::any_cast<onnx::NodeRecord>(&node->meta.source);
+      return node->name() == name || (record && record->value == name);
+    };
+    size_t k = 0;
+    while (k < placeholders.size() && !named(placeholders[k])) ++k;
+    if (k == placeholders.size()) throw UsageError{"--input " + name + ": the model has no input of that name"};
+    auto value = exec::readNpy(file);
+    if (!value) {
+      printError(value.error());
+      return kExitFailure;
+    }
+    const auto& declared = inputs.value()[k];
+    if (value.value().shape != declared.shape && !shapes.count(name) &&
+        placeholders[k]->meta.shape) {
+      printError(file + ": input " + name + " has shape " + exec::shapeText(value.value().shape) +
+                 ", the model declares " + exec::shapeText(declared.shape));
+      return kExitFailure;
+    }
+    if (value.value().isFloat() != declared.isFloat()) {
+      printError(file + ": input " + name + " is " + std::string(ir::dtypeName(value.value().dtype)) +
+                 ", the model declares " + std::string(ir::dtypeName(declared.dtype)));
+      return kExitFailure;
+    }
+    inputs.value()[k] = value.take();
+  }
+  auto outputs = interpreter.run(inputs.take());
+  if (!outputs) {
+    printError(label + ": " + outputs.error());
+    return kExitFailure;
+  }
+  // Output names: the model's own, for the files.
+  std::vector<std::string> names;
+  const ir::Node* output = gm.graph().last();
+  if (output && !output->args().empty()) {
+    const ir::Argument& result = output->args()[0];
+    if (result.isSequence()) {
+      for (const auto& item : result.items()) names.push_back(item.isNode() ? item.toNode()->name() : "output");
+    } else {
+      names.push_back(result.isNode() ? result.toNode()->name() : "output");
+    }
+  }
+  if (const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source); record && record->proto) {
+    for (int k = 0; k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
+      names[static_cast<size_t>(k)] = record->proto->graph().output(k).name();
+  }
+  if (!flags.output_dir.empty()) ::mkdir(flags.output_dir.c_str(), 0755);
+  for (size_t k = 0; k < outputs.value().size(); ++k) {
+    std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
+    std::printf("%s: %s\n", name.c_str(), exec::summary(outputs.value()[k]).c_str());
+    if (flags.output_dir.empty()) continue;
+    std::string file = flags.output_dir + "/" + safeFileName(name) + ".npy";
+    std::string temp = file + ".tmp";
+    std::ofstream out(temp, std::ios::binary);
+    std::string bytes = exec::npyBytes(outputs.value()[k]);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out || std::rename(temp.c_str(), file.c_str()) != 0) {
+      std::remove(temp.c_str());
+      printError("cannot write " + file);
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner addRunCommand(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a model on the CPU interpreter");
+  cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
+  cmd->add_option("--input", flags->inputs, "NAME=FILE.npy for an input (others: seeded random data)")
+      ->allow_extra_args(false);
+  cmd->add_option("--shape", flags->shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
+      ->allow_extra_args(false);
+  cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
+  cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
+  cmd->add_flag("--inline-functions", flags->inline_functions, "trace through ONNX local functions");
+  return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
+}
+
+}  // namespace fxc::tools
