@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "exec/interpreter.h"
+#include "exec/io.h"
 #include "ir/lint.h"
 #include "ir/printers.h"
 #include "passes/registry.h"
@@ -20,8 +23,40 @@ struct FuseFlags {
   ViewFlags views;
   bool inline_functions = false;
   std::string format = "text";
+  std::string verify;  // "" off; "default" or "ATOL,RTOL"
   OutputFlags output;
 };
+
+struct Tolerance {
+  double atol = 1e-5;
+  double rtol = 1e-4;
+};
+
+Tolerance parseTolerance(const std::string& spec) {
+  Tolerance tolerance;
+  if (spec.empty() || spec == "default") return tolerance;
+  size_t comma = spec.find(',');
+  char* end = nullptr;
+  tolerance.atol = std::strtod(spec.substr(0, comma).c_str(), &end);
+  bool ok = *end == '\0' && comma != std::string::npos;
+  if (ok) {
+    tolerance.rtol = std::strtod(spec.substr(comma + 1).c_str(), &end);
+    ok = *end == '\0';
+  }
+  if (!ok || tolerance.atol < 0 || tolerance.rtol < 0)
+    throw UsageError{"--verify=" + spec + ": expected ATOL,RTOL (two numbers >= 0)"};
+  return tolerance;
+}
+
+// Runs `gm` on `inputs`; the error names the model.
+Expected<std::vector<exec::Value>> runModel(const ir::GraphModule& gm,
+                                            std::vector<exec::Value> inputs) {
+  exec::Interpreter interpreter(gm);
+  std::string missing;
+  if (!interpreter.supported(missing))
+    return Error{"cannot verify: node " + missing + " has no CPU kernel"};
+  return interpreter.run(std::move(inputs));
+}
 
 std::string countsText(const passes::PassResult& result) {
   if (result.counts.empty()) return "nothing matched";
@@ -44,6 +79,8 @@ int runFuse(const FuseFlags& flags) {
     if (!known) throw UsageError{"--print-ir-after " + name + ": no such pass in this run"};
   }
   std::string path = resolveModelPath(flags.model);
+  std::optional<Tolerance> tolerance;
+  if (!flags.verify.empty()) tolerance = parseTolerance(flags.verify);
   bool json = flags.format == "json";
   bool views = flags.views.any() || json || !flags.print_ir_after.empty();
   validateOutputFlags(flags.output, path, views);
@@ -57,6 +94,19 @@ int runFuse(const FuseFlags& flags) {
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
+  // --verify: the model before the passes, on seeded inputs, is the reference.
+  std::vector<exec::Value> verify_inputs, reference;
+  if (tolerance) {
+    auto inputs = exec::randomInputs(gm, 0, {});
+    auto outputs = inputs ? runModel(gm, inputs.value())
+                          : Expected<std::vector<exec::Value>>(Error{inputs.error()});
+    if (!outputs) {
+      printError(label + ": " + outputs.error());
+      return kExitFailure;
+    }
+    verify_inputs = inputs.take();
+    reference = outputs.take();
+  }
   nlohmann::json report = nlohmann::json::array();
   for (const auto& request : requests) {
     Stopwatch watch;
@@ -86,6 +136,36 @@ int runFuse(const FuseFlags& flags) {
       }
     }
   }
+  nlohmann::json verification = nlohmann::json::array();
+  if (tolerance) {
+    auto outputs = runModel(gm, std::move(verify_inputs));
+    if (!outputs) {
+      printError(label + ": " + outputs.error());
+      return kExitFailure;
+    }
+    if (outputs.value().size() != reference.size()) {
+      printError(label + ": verification failed: the passes changed the number of outputs");
+      return kExitFailure;
+    }
+    for (size_t k = 0; k < reference.size(); ++k) {
+      auto d =
+          exec::compareValues(outputs.value()[k], reference[k], tolerance->atol, tolerance->rtol);
+      spdlog::info(
+          "verify: output {}: max abs error {:.3g}, max rel error {:.3g} (atol {:g}, rtol {:g}): "
+          "{}",
+          k, d.max_abs, d.max_rel, tolerance->atol, tolerance->rtol, d.within ? "ok" : "FAILED");
+      verification.push_back(
+          {{"output", k}, {"max_abs", d.max_abs}, {"max_rel", d.max_rel}, {"ok", d.within}});
+      if (!d.within) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "differs by up to %.3g (beyond atol %g + rtol %g x |reference|)", d.max_abs,
+                      tolerance->atol, tolerance->rtol);
+        printError(label + ": verification failed: output " + std::to_string(k) + " " + text);
+        return kExitFailure;
+      }
+    }
+  }
   if (wantsOutput(flags.output)) {
     auto written = writeOutput(gm, flags.output, path);
     if (!written) {
@@ -95,6 +175,7 @@ int runFuse(const FuseFlags& flags) {
   }
   if (json) {
     nlohmann::json out = {{"passes", report}};
+    if (tolerance) out["verify"] = verification;
     if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph());
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
     if (flags.views.graph) out["graph"] = ir::formatGraph(gm.graph());
@@ -127,6 +208,10 @@ Runner addFuseCommand(CLI::App& app) {
                 "trace through ONNX local functions");
   cmd->add_option("--format", flags->format, "text or json (a report of every pass)")
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag(
+      "--verify{default}", flags->verify,
+      "run the model before and after the passes on seeded inputs and compare the outputs "
+      "(--verify=ATOL,RTOL; default 1e-5,1e-4); exit 1 beyond tolerance");
   addOutputFlags(*cmd, flags->output);
   return [cmd, flags]() { return cmd->parsed() ? runFuse(*flags) : -1; };
 }

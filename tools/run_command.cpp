@@ -1,10 +1,10 @@
-// fxc run [MODEL] [--input NAME=FILE.npy]... [--shape NAME=D0,D1,...]... [--seed S] [--output-dir DIR]
+// fxc run [MODEL] [--input NAME=FILE.npy]... [--shape NAME=D0,D1,...]... [--seed S] [--output-dir
+// DIR]
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
-
-#include <onnx/onnx_pb.h>
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
@@ -33,7 +33,8 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text, con
 std::string safeFileName(const std::string& name) {
   std::string out = name;
   for (char& ch : out) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-')
+      ch = '_';
   }
   return out;
 }
@@ -46,10 +47,12 @@ int runRun(const RunFlags& flags) {
     size_t start = 0;
     while (start <= dims.size()) {
       size_t comma = dims.find(',', start);
-      std::string item = dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string item =
+          dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       char* end = nullptr;
       long long d = std::strtoll(item.c_str(), &end, 10);
-      if (item.empty() || *end != '\0' || d < 0) throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
+      if (item.empty() || *end != '\0' || d < 0)
+        throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
       shape.push_back(d);
       start = comma == std::string::npos ? dims.size() + 1 : comma + 1;
     }
@@ -88,7 +91,8 @@ int runRun(const RunFlags& flags) {
     };
     size_t k = 0;
     while (k < placeholders.size() && !named(placeholders[k])) ++k;
-    if (k == placeholders.size()) throw UsageError{"--input " + name + ": the model has no input of that name"};
+    if (k == placeholders.size())
+      throw UsageError{"--input " + name + ": the model has no input of that name"};
     auto value = exec::readNpy(file);
     if (!value) {
       printError(value.error());
@@ -102,8 +106,9 @@ int runRun(const RunFlags& flags) {
       return kExitFailure;
     }
     if (value.value().isFloat() != declared.isFloat()) {
-      printError(file + ": input " + name + " is " + std::string(ir::dtypeName(value.value().dtype)) +
-                 ", the model declares " + std::string(ir::dtypeName(declared.dtype)));
+      printError(file + ": input " + name + " is " +
+                 std::string(ir::dtypeName(value.value().dtype)) + ", the model declares " +
+                 std::string(ir::dtypeName(declared.dtype)));
       return kExitFailure;
     }
     inputs.value()[k] = value.take();
@@ -119,13 +124,15 @@ int runRun(const RunFlags& flags) {
   if (output && !output->args().empty()) {
     const ir::Argument& result = output->args()[0];
     if (result.isSequence()) {
-      for (const auto& item : result.items()) names.push_back(item.isNode() ? item.toNode()->name() : "output");
+      for (const auto& item : result.items())
+        names.push_back(item.isNode() ? item.toNode()->name() : "output");
     } else {
       names.push_back(result.isNode() ? result.toNode()->name() : "output");
     }
   }
   if (const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source); record && record->proto) {
-    for (int k = 0; k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
+    for (int k = 0;
+         k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
       names[static_cast<size_t>(k)] = record->proto->graph().output(k).name();
   }
   if (!flags.output_dir.empty()) ::mkdir(flags.output_dir.c_str(), 0755);
@@ -154,13 +161,15 @@ Runner addRunCommand(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* cmd = app.add_subcommand("run", "Run a model on the CPU interpreter");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
-  cmd->add_option("--input", flags->inputs, "NAME=FILE.npy for an input (others: seeded random data)")
+  cmd->add_option("--input", flags->inputs,
+                  "NAME=FILE.npy for an input (others: seeded random data)")
       ->allow_extra_args(false);
   cmd->add_option("--shape", flags->shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
       ->allow_extra_args(false);
   cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
-  cmd->add_flag("--inline-functions", flags->inline_functions, "trace through ONNX local functions");
+  cmd->add_flag("--inline-functions", flags->inline_functions,
+                "trace through ONNX local functions");
   return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
 }
 

@@ -46,15 +46,18 @@ Expected<Value> readNpy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return Error{path + ": not a .npy file"};
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+    return Error{path + ": not a .npy file"};
   int major = static_cast<unsigned char>(bytes[6]);
   size_t header_len, header_start;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    header_len = static_cast<unsigned char>(bytes[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
     header_start = 10;
   } else if ((major == 2 || major == 3) && bytes.size() >= 12) {
     header_len = 0;
-    for (int k = 0; k < 4; ++k) header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
+    for (int k = 0; k < 4; ++k)
+      header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
     header_start = 12;
   } else {
     return Error{path + ": unsupported .npy version " + std::to_string(major)};
@@ -68,19 +71,24 @@ Expected<Value> readNpy(const std::string& path) {
     return colon == std::string::npos ? "" : header.substr(colon + 1);
   };
   std::string descr = field("descr"), order = field("fortran_order"), shape_text = field("shape");
-  if (descr.empty() || order.empty() || shape_text.empty()) return Error{path + ": malformed .npy header"};
+  if (descr.empty() || order.empty() || shape_text.empty())
+    return Error{path + ": malformed .npy header"};
   size_t q1 = descr.find('\''), q2 = descr.find('\'', q1 + 1);
-  if (q1 == std::string::npos || q2 == std::string::npos) return Error{path + ": malformed dtype in .npy header"};
+  if (q1 == std::string::npos || q2 == std::string::npos)
+    return Error{path + ": malformed dtype in .npy header"};
   std::string dtype = descr.substr(q1 + 1, q2 - q1 - 1);
-  if (order.find("True") < order.find(',')) return Error{path + ": Fortran-ordered arrays are not supported"};
+  if (order.find("True") < order.find(','))
+    return Error{path + ": Fortran-ordered arrays are not supported"};
   size_t open = shape_text.find('('), close = shape_text.find(')');
-  if (open == std::string::npos || close == std::string::npos) return Error{path + ": malformed shape in .npy header"};
+  if (open == std::string::npos || close == std::string::npos)
+    return Error{path + ": malformed shape in .npy header"};
   Value value;
   std::string dims = shape_text.substr(open + 1, close - open - 1);
   unsigned __int128 count = 1;
   for (size_t start = 0; start < dims.size();) {
     size_t comma = dims.find(',', start);
-    std::string item = dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item =
+        dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? dims.size() : comma + 1;
     if (item.find_first_not_of(" ") == std::string::npos) continue;
     char* end = nullptr;
@@ -88,16 +96,18 @@ Expected<Value> readNpy(const std::string& path) {
     if (d < 0) return Error{path + ": negative dimension"};
     value.shape.push_back(d);
     count *= static_cast<unsigned long long>(d);
-    if (count > (static_cast<unsigned __int128>(1) << 40)) return Error{path + ": the shape " + shapeText(value.shape) + " is too large"};
+    if (count > (static_cast<unsigned __int128>(1) << 40))
+      return Error{path + ": the shape " + shapeText(value.shape) + " is too large"};
   }
   size_t n = static_cast<size_t>(count), offset = header_start + header_len;
-  static const std::map<std::string, size_t> sizes = {{"<f4", 4}, {"<f8", 8}, {"<f2", 2}, {"<i8", 8}, {"<i4", 4},
-                                                       {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"|b1", 1}};
+  static const std::map<std::string, size_t> sizes = {{"<f4", 4}, {"<f8", 8}, {"<f2", 2},
+                                                      {"<i8", 8}, {"<i4", 4}, {"<i2", 2},
+                                                      {"|i1", 1}, {"|u1", 1}, {"|b1", 1}};
   auto size = sizes.find(dtype);
   if (size == sizes.end()) return Error{path + ": unsupported dtype '" + dtype + "'"};
   if (bytes.size() - offset != n * size->second)
-    return Error{path + ": holds " + std::to_string(bytes.size() - offset) + " bytes of data, its header says " +
-                 std::to_string(n * size->second)};
+    return Error{path + ": holds " + std::to_string(bytes.size() - offset) +
+                 " bytes of data, its header says " + std::to_string(n * size->second)};
   if (dtype == "<f4") {
     value.f = readElements<float>(bytes, offset, n);
   } else if (dtype == "<f8") {
@@ -108,12 +118,24 @@ Expected<Value> readNpy(const std::string& path) {
     value.f.resize(n);
     for (size_t k = 0; k < n; ++k) value.f[k] = halfToFloat(h[k]);
   } else {
-    value.dtype = dtype == "|b1" ? ir::DType::kBool : dtype == "<i4" ? ir::DType::kInt32 : ir::DType::kInt64;
-    if (dtype == "<i8") value.i = readElements<int64_t>(bytes, offset, n);
-    else if (dtype == "<i4") { auto d = readElements<int32_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
-    else if (dtype == "<i2") { auto d = readElements<int16_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
-    else if (dtype == "|i1") { auto d = readElements<int8_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
-    else { auto d = readElements<uint8_t>(bytes, offset, n); value.i.assign(d.begin(), d.end()); }
+    value.dtype = dtype == "|b1"   ? ir::DType::kBool
+                  : dtype == "<i4" ? ir::DType::kInt32
+                                   : ir::DType::kInt64;
+    if (dtype == "<i8")
+      value.i = readElements<int64_t>(bytes, offset, n);
+    else if (dtype == "<i4") {
+      auto d = readElements<int32_t>(bytes, offset, n);
+      value.i.assign(d.begin(), d.end());
+    } else if (dtype == "<i2") {
+      auto d = readElements<int16_t>(bytes, offset, n);
+      value.i.assign(d.begin(), d.end());
+    } else if (dtype == "|i1") {
+      auto d = readElements<int8_t>(bytes, offset, n);
+      value.i.assign(d.begin(), d.end());
+    } else {
+      auto d = readElements<uint8_t>(bytes, offset, n);
+      value.i.assign(d.begin(), d.end());
+    }
   }
   return value;
 }
@@ -121,9 +143,12 @@ Expected<Value> readNpy(const std::string& path) {
 std::string npyBytes(const Value& value) {
   std::string descr = value.isFloat() ? "<f4" : value.dtype == ir::DType::kBool ? "|b1" : "<i8";
   std::string shape = "(";
-  for (size_t k = 0; k < value.shape.size(); ++k) shape += std::to_string(value.shape[k]) + (value.shape.size() == 1 || k + 1 < value.shape.size() ? "," : "");
+  for (size_t k = 0; k < value.shape.size(); ++k)
+    shape += std::to_string(value.shape[k]) +
+             (value.shape.size() == 1 || k + 1 < value.shape.size() ? "," : "");
   shape += ")";
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   std::string out = "\x93NUMPY";
@@ -142,8 +167,9 @@ std::string npyBytes(const Value& value) {
   return out;
 }
 
-Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t seed,
-                                          const std::map<std::string, std::vector<int64_t>>& shapes) {
+Expected<std::vector<Value>> randomInputs(
+    const ir::GraphModule& gm, uint64_t seed,
+    const std::map<std::string, std::vector<int64_t>>& shapes) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<Value> inputs;
@@ -156,21 +182,26 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
     } else if (node->meta.shape) {
       for (const auto& dim : *node->meta.shape) {
         if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
-          return Error{"input " + node->name() + " has the symbolic dimension '" + dim + "': give --shape " +
-                       node->name() + "=D0,D1,..."};
+          return Error{"input " + node->name() + " has the symbolic dimension '" + dim +
+                       "': give --shape " + node->name() + "=D0,D1,..."};
         value.shape.push_back(std::stoll(dim));
       }
     } else {
-      return Error{"input " + node->name() + " has no declared shape: give --shape " + node->name() + "=D0,D1,..."};
+      return Error{"input " + node->name() + " has no declared shape: give --shape " +
+                   node->name() + "=D0,D1,..."};
     }
     int64_t n = value.numel();
-    if (n < 0 || n > (int64_t{1} << 32)) return Error{"input " + node->name() + " of " + shapeText(value.shape) + " is too large"};
+    if (n < 0 || n > (int64_t{1} << 32))
+      return Error{"input " + node->name() + " of " + shapeText(value.shape) + " is too large"};
     const std::string& dtype = node->meta.dtype;
     if (dtype.empty() || dtype == "float32" || dtype == "float64" || dtype == "float16") {
       value.f.resize(static_cast<size_t>(n));
       for (float& v : value.f) v = normal(rng);
-    } else if (dtype == "int64" || dtype == "int32" || dtype == "bool" || dtype == "uint8" || dtype == "int8") {
-      value.dtype = dtype == "bool" ? ir::DType::kBool : dtype == "int32" ? ir::DType::kInt32 : ir::DType::kInt64;
+    } else if (dtype == "int64" || dtype == "int32" || dtype == "bool" || dtype == "uint8" ||
+               dtype == "int8") {
+      value.dtype = dtype == "bool"    ? ir::DType::kBool
+                    : dtype == "int32" ? ir::DType::kInt32
+                                       : ir::DType::kInt64;
       value.i.assign(static_cast<size_t>(n), 0);
     } else {
       return Error{"input " + node->name() + " has the unsupported type " + dtype};
@@ -192,7 +223,8 @@ std::string summary(const Value& value) {
     sum += v;
   }
   char buf[128];
-  std::snprintf(buf, sizeof buf, "  min %.6g  mean %.6g  max %.6g", lo, sum / static_cast<double>(n), hi);
+  std::snprintf(buf, sizeof buf, "  min %.6g  mean %.6g  max %.6g", lo,
+                sum / static_cast<double>(n), hi);
   return text + buf;
 }
 
@@ -208,8 +240,10 @@ Difference compareValues(const Value& got, const Value& want, double atol, doubl
     double g = want.isFloat() ? got.f[k] : static_cast<double>(got.i[k]);
     double w = want.isFloat() ? want.f[k] : static_cast<double>(want.i[k]);
     double abs = std::fabs(g - w);
-    if (std::isnan(g) != std::isnan(w)) abs = INFINITY;
-    else if (std::isnan(g)) abs = 0;
+    if (std::isnan(g) != std::isnan(w))
+      abs = INFINITY;
+    else if (std::isnan(g))
+      abs = 0;
     d.max_abs = std::max(d.max_abs, abs);
     if (w != 0) d.max_rel = std::max(d.max_rel, abs / std::fabs(w));
     if (!(abs <= atol + rtol * std::fabs(w))) d.within = false;

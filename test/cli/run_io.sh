@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# fxc run's .npy round trip: outputs written with --output-dir are read back as inputs
+# (x + y with x = y = the first run's out0 gives 2·out0), a wrong shape is refused, and
+# --shape gives the random inputs their size.
+#   run_io.sh FXC
+set -u
+fxc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+model=testdata/models/seed_three_adds.onnx
+"$fxc" run "$model" --seed 3 --output-dir "$work/a" >"$work/a.txt" || fail "first run"
+for f in out0 out1 out2; do [ -s "$work/a/$f.npy" ] || fail "no $f.npy"; done
+"$fxc" run "$model" --input x="$work/a/out0.npy" --input y="$work/a/out0.npy" --output-dir "$work/b" >"$work/b.txt" ||
+  fail "second run"
+mean_a=$(sed -n 's/^out0: .* mean \([^ ]*\) .*/\1/p' "$work/a.txt")
+mean_b=$(sed -n 's/^out0: .* mean \([^ ]*\) .*/\1/p' "$work/b.txt")
+awk -v a="$mean_a" -v b="$mean_b" 'BEGIN { d = b - 2 * a; if (d < 0) d = -d; exit !(d < 1e-4 * (a < 0 ? -a : a) + 1e-6) }' ||
+  fail "x + y with x = y = out0 should have mean 2 * $mean_a, not $mean_b"
+"$fxc" run testdata/models/resnet18_narrow.onnx --input input="$work/a/out0.npy" 2>"$work/err"
+[ $? = 1 ] || fail "a wrong shape was accepted"
+grep -q "has shape \[2, 3\], the model declares \[1, 3, 64, 64\]" "$work/err" || fail "unclear shape error: $(cat "$work/err")"
+"$fxc" run "$model" --shape x=4,3 --shape y=4,3 | grep -q "out0: float32 \[4, 3\]" || fail "--shape was not applied"
+echo ok
