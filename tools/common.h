@@ -96,5 +96,6 @@ Runner addLintCommand(CLI::App& app);
 Runner addPassesCommand(CLI::App& app);
 Runner addFuseCommand(CLI::App& app);
 Runner addRunCommand(CLI::App& app);
+Runner addProfileCommand(CLI::App& app);
 
 }  // namespace fxc::tools

@@ -1,0 +1,179 @@
+// fxc profile [MODEL] [--runs N] [--sort] [--format json]: the seed's ProfilingInterpreter, a
+// small subclass of the interpreter that times run() and every runNode().
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "exec/interpreter.h"
+#include "exec/io.h"
+#include "tools/common.h"
+
+namespace fxc::tools {
+namespace {
+
+class ProfilingInterpreter : public exec::Interpreter {
+ public:
+  using exec::Interpreter::Interpreter;
+
+  Expected<std::vector<exec::Value>> run(std::vector<exec::Value> inputs) override {
+    auto start = std::chrono::steady_clock::now();
+    auto result = exec::Interpreter::run(std::move(inputs));
+    total_.push_back(seconds(start));
+    return result;
+  }
+
+  struct Row {
+    std::string op, name;
+    double mean = 0, pct = 0;
+  };
+  std::vector<Row> summary(bool sort) const {
+    double mean_total = 0;
+    for (double t : total_) mean_total += t / static_cast<double>(total_.size());
+    std::vector<Row> rows;
+    for (const ir::Node* node : order_) {
+      const auto& times = runtimes_.at(node);
+      double mean = 0;
+      for (double t : times) mean += t / static_cast<double>(times.size());
+      rows.push_back({std::string(ir::opcodeName(node->op())), node->name(), mean,
+                      mean_total > 0 ? mean / mean_total * 100 : 0});
+    }
+    if (sort)
+      std::stable_sort(rows.begin(), rows.end(),
+                       [](const Row& a, const Row& b) { return a.mean > b.mean; });
+    return rows;
+  }
+  double meanTotal() const {
+    double mean = 0;
+    for (double t : total_) mean += t / static_cast<double>(total_.size());
+    return mean;
+  }
+
+ protected:
+  std::vector<exec::Value> runNode(const ir::Node& node,
+                                   std::vector<const exec::Value*> inputs) override {
+    auto start = std::chrono::steady_clock::now();
+    auto result = exec::Interpreter::runNode(node, std::move(inputs));
+    auto [it, fresh] = runtimes_.try_emplace(&node);
+    if (fresh) order_.push_back(&node);
+    it->second.push_back(seconds(start));
+    return result;
+  }
+
+ private:
+  static double seconds(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  std::vector<double> total_;
+  std::map<const ir::Node*, std::vector<double>> runtimes_;
+  std::vector<const ir::Node*> order_;
+};
+
+struct ProfileFlags {
+  std::string model;
+  int runs = 10;
+  bool sort = false;
+  uint64_t seed = 0;
+  std::string format = "text";
+};
+
+// tabulate's "simple" table: text columns left, numbers right, two spaces between.
+std::string table(const std::vector<std::string>& headers,
+                  const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<bool>& numeric) {
+  std::vector<size_t> widths;
+  for (const auto& h : headers) widths.push_back(h.size());
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      std::string pad(widths[c] - cells[c].size(), ' ');
+      out += (c ? "  " : "") + (numeric[c] ? pad + cells[c] : cells[c] + pad);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(headers);
+  std::vector<std::string> rule;
+  for (size_t w : widths) rule.emplace_back(w, '-');
+  out += line(rule);
+  for (const auto& row : rows) out += line(row);
+  return out;
+}
+
+int runProfile(const ProfileFlags& flags) {
+  if (flags.runs < 1) throw UsageError{"--runs must be at least 1"};
+  std::string path = resolveModelPath(flags.model);
+  auto traced = loadGraphModule(path, {});
+  if (!traced) {
+    printError(traced.error());
+    return kExitFailure;
+  }
+  std::string label = modelLabel(path);
+  ProfilingInterpreter interpreter(*traced.value());
+  std::string missing;
+  if (!interpreter.supported(missing)) {
+    printError(label + ": unsupported: node " + missing + " has no CPU kernel");
+    return kExitFailure;
+  }
+  auto inputs = exec::randomInputs(*traced.value(), flags.seed, {});
+  if (!inputs) {
+    printError(label + ": " + inputs.error());
+    return kExitFailure;
+  }
+  for (int r = 0; r < flags.runs; ++r) {
+    auto outputs = interpreter.run(inputs.value());
+    if (!outputs) {
+      printError(label + ": " + outputs.error());
+      return kExitFailure;
+    }
+  }
+  auto rows = interpreter.summary(flags.sort);
+  if (flags.format == "json") {
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& row : rows)
+      nodes.push_back({{"op", row.op}, {"name", row.name}, {"mean_s", row.mean}, {"pct", row.pct}});
+    nlohmann::json out = {
+        {"runs", flags.runs}, {"mean_total_s", interpreter.meanTotal()}, {"nodes", nodes}};
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> cells;
+  char buf[64];
+  for (const auto& row : rows) {
+    std::vector<std::string> line = {row.op, row.name};
+    std::snprintf(buf, sizeof buf, "%g", row.mean);
+    line.emplace_back(buf);
+    std::snprintf(buf, sizeof buf, "%g", row.pct);
+    line.emplace_back(buf);
+    cells.push_back(std::move(line));
+  }
+  std::string text = table({"Op type", "Op", "Average runtime (s)", "Pct total runtime"}, cells,
+                           {false, false, true, true});
+  std::snprintf(buf, sizeof buf, "%g", interpreter.meanTotal());
+  text += "\nTotal (mean of " + std::to_string(flags.runs) + " runs): " + buf + " s\n";
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner addProfileCommand(CLI::App& app) {
+  auto flags = std::make_shared<ProfileFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "profile", "Time every node on the CPU interpreter (the seed's ProfilingInterpreter)");
+  cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
+  cmd->add_option("--runs", flags->runs, "runs to average (default 10)");
+  cmd->add_flag("--sort", flags->sort, "slowest nodes first");
+  cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
+  cmd->add_option("--format", flags->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  return [cmd, flags]() { return cmd->parsed() ? runProfile(*flags) : -1; };
+}
+
+}  // namespace fxc::tools
