@@ -56,6 +56,7 @@ const std::unordered_map<std::string, Kernel>& cpuKernels() {
     addElementwiseKernels(table);
     addTensorKernels(table);
     addNeuralNetKernels(table);
+    addReductionKernels(table);
     return table;
   }();
   return kernels;

@@ -93,29 +93,51 @@ std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
   return shape;
 }
 
+// a ∘ b with broadcasting, both float32 or both integer.
+template <typename FF, typename FI>
+Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
+  if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
+  Value y;
+  y.dtype = a.dtype;
+  if (a.isFloat()) {
+    std::vector<float> out;
+    y.shape = forEachBroadcast(
+        a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(float_fn(a.f[i], b.f[j])); });
+    y.f = std::move(out);
+  } else {
+    std::vector<int64_t> out;
+    y.shape = forEachBroadcast(
+        a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(int_fn(a.i[i], b.i[j])); });
+    y.i = std::move(out);
+  }
+  return y;
+}
+
 template <typename FF, typename FI>
 Kernel binary(FF float_fn, FI int_fn) {
   return [float_fn, int_fn](const KernelContext& c) {
-    if (c.inputCount() != 2) throw ExecError("unsupported: more than two operands");
+    if (c.inputCount() != 2)
+      throw ExecError("unsupported: " + std::to_string(c.inputCount()) + " operands");
     if (c.attribute("broadcast") || c.attribute("axis"))
       throw ExecError("unsupported: opset-6 broadcasting (broadcast/axis attributes)");
-    const Value& a = c.input(0);
-    const Value& b = c.input(1);
-    if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
-    Value y;
-    y.dtype = a.dtype;
-    if (a.isFloat()) {
-      std::vector<float> out;
-      y.shape = forEachBroadcast(
-          a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(float_fn(a.f[i], b.f[j])); });
-      y.f = std::move(out);
-    } else {
-      std::vector<int64_t> out;
-      y.shape = forEachBroadcast(
-          a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(int_fn(a.i[i], b.i[j])); });
-      y.i = std::move(out);
+    return std::vector<Value>{combine(c.input(0), c.input(1), float_fn, int_fn)};
+  };
+}
+
+// Sum, Mean, Min, Max of one or more operands, broadcast together.
+template <typename FF, typename FI>
+Kernel variadic(FF float_fn, FI int_fn, bool mean) {
+  return [float_fn, int_fn, mean](const KernelContext& c) {
+    if (c.inputCount() == 0) throw ExecError("no operands");
+    if (c.attribute("broadcast") || c.attribute("axis") || c.attribute("consumed_inputs"))
+      throw ExecError("unsupported: opset-6 broadcasting");
+    Value acc = c.input(0);
+    for (size_t k = 1; k < c.inputCount(); ++k) acc = combine(acc, c.input(k), float_fn, int_fn);
+    if (mean) {
+      requireFloat(acc, "Mean's operands");
+      for (float& v : acc.f) v /= static_cast<float>(c.inputCount());
     }
-    return std::vector<Value>{std::move(y)};
+    return std::vector<Value>{std::move(acc)};
   };
 }
 
@@ -205,12 +227,62 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"operator.pow"},
       binary([](float a, float b) { return std::pow(a, b); },
              [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(a, b)); }));
+  auto plus = [](auto x, auto y) { return x + y; };
+  auto larger = [](auto x, auto y) { return std::max(x, y); };
+  auto smaller = [](auto x, auto y) { return std::min(x, y); };
   add(t, {"torch.maximum"},
-      binary([](float a, float b) { return std::max(a, b); },
-             [](int64_t a, int64_t b) { return std::max(a, b); }));
+      variadic([=](float x, float y) { return larger(x, y); },
+               [=](int64_t x, int64_t y) { return larger(x, y); }, false));
   add(t, {"torch.minimum"},
-      binary([](float a, float b) { return std::min(a, b); },
-             [](int64_t a, int64_t b) { return std::min(a, b); }));
+      variadic([=](float x, float y) { return smaller(x, y); },
+               [=](int64_t x, int64_t y) { return smaller(x, y); }, false));
+  add(t, {"onnx.Sum"},
+      variadic([=](float x, float y) { return plus(x, y); },
+               [=](int64_t x, int64_t y) { return plus(x, y); }, false));
+  add(t, {"onnx.Mean"},
+      variadic([=](float x, float y) { return plus(x, y); },
+               [=](int64_t x, int64_t y) { return plus(x, y); }, true));
+  add(t, {"torch.sign"}, unary([](float x, C) { return static_cast<float>((x > 0) - (x < 0)); }));
+  add(t, {"torch.nn.functional.selu", "module:SELU"}, unary([](float x, C c) {
+        float alpha = c.floatAttribute("alpha", 1.67326319217681884765625f),
+              gamma = c.floatAttribute("gamma", 1.05070102214813232421875f);
+        return x > 0 ? gamma * x : gamma * (alpha * std::exp(x) - alpha);
+      }));
+  add(t, {"torch.nn.functional.softsign", "module:Softsign"},
+      unary([](float x, C) { return x / (1.0f + std::fabs(x)); }));
+  add(t, {"torch.nn.functional.celu", "module:CELU"}, unary([](float x, C c) {
+        float alpha = c.floatAttribute("alpha", 1.0f);
+        return std::max(0.0f, x) + std::min(0.0f, alpha * (std::exp(x / alpha) - 1.0f));
+      }));
+  add(t, {"onnx.ThresholdedRelu"},
+      unary([](float x, C c) { return x > c.floatAttribute("alpha", 1.0f) ? x : 0.0f; }));
+  add(t, {"torch.nn.functional.prelu", "module:PReLU"}, [](const KernelContext& c) {
+    const Value* slope = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
+    if (!slope) throw ExecError("PRelu has no slope");
+    const Value& x = requireFloat(c.input(0), "the input");
+    return std::vector<Value>{combine(
+        x, requireFloat(*slope, "the slope"), [](float v, float s) { return v >= 0 ? v : v * s; },
+        [](int64_t v, int64_t) { return v; })};
+  });
+  add(t, {"torch.logical_not"}, [](const KernelContext& c) {
+    Value y = Value::ints(c.input(0).shape, c.input(0).asInts(), ir::DType::kBool);
+    for (int64_t& v : y.i) v = v == 0;
+    return std::vector<Value>{std::move(y)};
+  });
+  auto logic = [](auto fn) {
+    return [fn](const KernelContext& c) {
+      if (c.input(0).dtype != ir::DType::kBool || c.input(1).dtype != ir::DType::kBool)
+        throw ExecError("unsupported: logical ops on non-bool operands");
+      Value y = combine(
+          c.input(0), c.input(1), [](float, float) { return 0.0f; }, fn);
+      y.dtype = ir::DType::kBool;
+      return std::vector<Value>{std::move(y)};
+    };
+  };
+  add(t, {"operator.and_"}, logic([](int64_t a, int64_t b) -> int64_t { return a && b; }));
+  add(t, {"operator.or_"}, logic([](int64_t a, int64_t b) -> int64_t { return a || b; }));
+  add(t, {"operator.xor"},
+      logic([](int64_t a, int64_t b) -> int64_t { return (a != 0) != (b != 0); }));
   add(t, {"operator.eq"}, compare([](double a, double b) { return a == b; }));
   add(t, {"operator.lt"}, compare([](double a, double b) { return a < b; }));
   add(t, {"operator.gt"}, compare([](double a, double b) { return a > b; }));

@@ -13,6 +13,7 @@ using KernelTable = std::unordered_map<std::string, Kernel>;
 void addElementwiseKernels(KernelTable& table);  // unary, binary with broadcasting, comparisons
 void addTensorKernels(KernelTable& table);       // shape, reshape, concat, transpose, gather, ...
 void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmul, pooling, softmax
+void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 
 // Registers `kernel` under every key.
 void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel);

@@ -1,0 +1,134 @@
+// Reductions: ReduceMean/Sum/Max/Min/Prod and ArgMax/ArgMin.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec {
+namespace {
+
+enum class Reduce { kSum, kMean, kMax, kMin, kProd };
+
+// Axes from input 1 (ReduceSum 13+, the others 18+) or the attribute; all when empty unless
+// noop_with_empty_axes.
+std::vector<bool> reducedAxes(const KernelContext& c, size_t rank, bool& noop) {
+  std::vector<int64_t> axes =
+      c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("axes", {});
+  noop = axes.empty() && c.intAttribute("noop_with_empty_axes", 0) != 0;
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes) reduced[normalizeAxis(a, rank)] = true;
+  return reduced;
+}
+
+Kernel reduce(Reduce kind) {
+  return [kind](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    bool noop = false;
+    std::vector<bool> reduced = reducedAxes(c, rank, noop);
+    if (noop) return std::vector<Value>{x};
+    bool keep = c.intAttribute("keepdims", 1) != 0;
+    std::vector<int64_t> kept_shape(rank), out_shape;
+    for (size_t d = 0; d < rank; ++d) {
+      kept_shape[d] = reduced[d] ? 1 : x.shape[d];
+      if (!reduced[d] || keep) out_shape.push_back(kept_shape[d]);
+    }
+    int64_t out_n = 1;
+    for (int64_t d : kept_shape) out_n *= d;
+    double init = kind == Reduce::kMax    ? -INFINITY
+                  : kind == Reduce::kMin  ? INFINITY
+                  : kind == Reduce::kProd ? 1
+                                          : 0;
+    std::vector<double> acc(static_cast<size_t>(out_n), init);
+    std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(kept_shape);
+    int64_t n = x.numel();
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t o = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        if (!reduced[d]) o += (k / in_strides[d]) % x.shape[d] * out_strides[d];
+      }
+      double v = x.isFloat() ? x.f[static_cast<size_t>(k)]
+                             : static_cast<double>(x.i[static_cast<size_t>(k)]);
+      double& a = acc[static_cast<size_t>(o)];
+      switch (kind) {
+        case Reduce::kSum:
+        case Reduce::kMean:
+          a += v;
+          break;
+        case Reduce::kMax:
+          a = std::max(a, v);
+          break;
+        case Reduce::kMin:
+          a = std::min(a, v);
+          break;
+        case Reduce::kProd:
+          a *= v;
+          break;
+      }
+    }
+    if (kind == Reduce::kMean) {
+      double count = static_cast<double>(n) / static_cast<double>(std::max<int64_t>(out_n, 1));
+      for (double& a : acc) a /= count;
+    }
+    Value y;
+    y.dtype = x.dtype;
+    y.shape = out_shape;
+    if (x.isFloat())
+      y.f.assign(acc.begin(), acc.end());
+    else
+      for (double a : acc) y.i.push_back(static_cast<int64_t>(a));
+    return std::vector<Value>{std::move(y)};
+  };
+}
+
+Kernel argExtreme(bool max) {
+  return [max](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), rank);
+    bool keep = c.intAttribute("keepdims", 1) != 0,
+         last = c.intAttribute("select_last_index", 0) != 0;
+    int64_t outer = 1, inner = 1, extent = x.shape[axis];
+    for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+    for (size_t d = axis + 1; d < rank; ++d) inner *= x.shape[d];
+    std::vector<int64_t> shape = x.shape;
+    if (keep)
+      shape[axis] = 1;
+    else
+      shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    Value y = Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(outer * inner)));
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t r = 0; r < inner; ++r) {
+        int64_t best = 0;
+        double best_v = 0;
+        for (int64_t k = 0; k < extent; ++k) {
+          size_t at = static_cast<size_t>((o * extent + k) * inner + r);
+          double v = x.isFloat() ? x.f[at] : static_cast<double>(x.i[at]);
+          bool better = k == 0 || (max ? (v > best_v || (last && v == best_v))
+                                       : (v < best_v || (last && v == best_v)));
+          if (better) {
+            best = k;
+            best_v = v;
+          }
+        }
+        y.i[static_cast<size_t>(o * inner + r)] = best;
+      }
+    }
+    return std::vector<Value>{std::move(y)};
+  };
+}
+
+}  // namespace
+
+void addReductionKernels(KernelTable& t) {
+  add(t, {"torch.sum"}, reduce(Reduce::kSum));
+  add(t, {"torch.mean"}, reduce(Reduce::kMean));
+  add(t, {"torch.amax"}, reduce(Reduce::kMax));
+  add(t, {"torch.amin"}, reduce(Reduce::kMin));
+  add(t, {"torch.prod"}, reduce(Reduce::kProd));
+  add(t, {"torch.argmax"}, argExtreme(true));
+  add(t, {"torch.argmin"}, argExtreme(false));
+}
+
+}  // namespace fxc::exec
