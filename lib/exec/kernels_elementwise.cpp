@@ -260,8 +260,15 @@ void addElementwiseKernels(KernelTable& t) {
     const Value* slope = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
     if (!slope) throw ExecError("PRelu has no slope");
     const Value& x = requireFloat(c.input(0), "the input");
+    Value per_channel = requireFloat(*slope, "the slope");
+    // Before opset 7 a [C] slope applied per channel; numpy broadcasting rejects that shape, so
+    // reading it per channel changes no model that broadcasts.
+    if (per_channel.shape.size() == 1 && x.shape.size() > 2 && per_channel.shape[0] == x.shape[1] &&
+        x.shape.back() != per_channel.shape[0]) {
+      per_channel.shape.resize(x.shape.size() - 1, 1);
+    }
     return std::vector<Value>{combine(
-        x, requireFloat(*slope, "the slope"), [](float v, float s) { return v >= 0 ? v : v * s; },
+        x, per_channel, [](float v, float s) { return v >= 0 ? v : v * s; },
         [](int64_t v, int64_t) { return v; })};
   });
   add(t, {"torch.logical_not"}, [](const KernelContext& c) {
