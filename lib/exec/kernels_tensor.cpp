@@ -183,6 +183,172 @@ void addTensorKernels(KernelTable& t) {
     });
     return std::vector<Value>{std::move(y)};
   });
+  add(t, {"onnx.Slice"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    // Inputs (opset 10+) or attributes (before).
+    bool from_inputs = c.inputCount() >= 3;
+    std::vector<int64_t> starts = from_inputs ? c.input(1).asInts() : c.intsAttribute("starts", {});
+    std::vector<int64_t> ends = from_inputs ? c.input(2).asInts() : c.intsAttribute("ends", {});
+    std::vector<int64_t> axes;
+    if (from_inputs && c.optionalInput(3))
+      axes = c.input(3).asInts();
+    else if (!from_inputs)
+      axes = c.intsAttribute("axes", {});
+    std::vector<int64_t> steps =
+        from_inputs && c.optionalInput(4) ? c.input(4).asInts() : std::vector<int64_t>{};
+    if (axes.empty())
+      for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+    if (steps.empty()) steps.assign(starts.size(), 1);
+    if (starts.size() != ends.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size())
+      throw ExecError("starts, ends, axes and steps differ in length");
+    std::vector<int64_t> begin(rank, 0), step(rank, 1), shape = x.shape;
+    for (size_t k = 0; k < axes.size(); ++k) {
+      size_t a = normalizeAxis(axes[k], rank);
+      int64_t dim = x.shape[a], s = steps[k];
+      if (s == 0) throw ExecError("a slice step of 0");
+      int64_t lo = starts[k] < 0 ? starts[k] + dim : starts[k],
+              hi = ends[k] < 0 ? ends[k] + dim : ends[k];
+      if (s > 0) {
+        lo = std::clamp(lo, int64_t{0}, dim);
+        hi = std::clamp(hi, int64_t{0}, dim);
+        shape[a] = hi > lo ? (hi - lo + s - 1) / s : 0;
+      } else {
+        lo = std::clamp(lo, int64_t{-1}, dim - 1);
+        hi = std::clamp(hi, int64_t{-1}, dim - 1);
+        shape[a] = lo > hi ? (lo - hi - s - 1) / -s : 0;
+      }
+      begin[a] = lo;
+      step[a] = s;
+    }
+    Value y;
+    y.dtype = x.dtype;
+    y.shape = shape;
+    std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(shape);
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t source = 0;
+      for (size_t d = 0; d < rank; ++d)
+        source += (begin[d] + (k / out_strides[d]) % shape[d] * step[d]) * in_strides[d];
+      return source;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.broadcast_to"}, [](const KernelContext& c) {  // Expand
+    const Value& x = c.input(0);
+    std::vector<int64_t> given = c.input(1).asInts();
+    size_t rank = std::max(x.shape.size(), given.size());
+    std::vector<int64_t> shape(rank);
+    for (size_t k = 0; k < rank; ++k) {
+      int64_t a = k + x.shape.size() >= rank ? x.shape[k + x.shape.size() - rank] : 1;
+      int64_t b = k + given.size() >= rank ? given[k + given.size() - rank] : 1;
+      if (a != b && a != 1 && b != 1)
+        throw ExecError("cannot expand " + shapeText(x.shape) + " to " + shapeText(given));
+      shape[k] = a == 1 ? b : a;
+    }
+    Value y;
+    y.dtype = x.dtype;
+    y.shape = shape;
+    std::vector<int64_t> own = stridesOf(x.shape), out = stridesOf(shape);
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t source = 0;
+      for (size_t d = 0; d < x.shape.size(); ++d) {
+        size_t o = d + rank - x.shape.size();
+        if (x.shape[d] != 1) source += (k / out[o]) % shape[o] * own[d];
+      }
+      return source;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.tile"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    std::vector<int64_t> repeats = c.input(1).asInts();
+    if (repeats.size() != x.shape.size()) throw ExecError("repeats do not match the rank");
+    Value y;
+    y.dtype = x.dtype;
+    for (size_t d = 0; d < x.shape.size(); ++d) y.shape.push_back(x.shape[d] * repeats[d]);
+    std::vector<int64_t> own = stridesOf(x.shape), out = stridesOf(y.shape);
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t source = 0;
+      for (size_t d = 0; d < x.shape.size(); ++d)
+        source += (k / out[d]) % y.shape[d] % x.shape[d] * own[d];
+      return source;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.where"}, [](const KernelContext& c) {
+    const Value& cond = c.input(0);
+    const Value& a = c.input(1);
+    const Value& b = c.input(2);
+    if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: branches of different types");
+    // Broadcast all three by expanding to the common shape.
+    size_t rank = std::max({cond.shape.size(), a.shape.size(), b.shape.size()});
+    std::vector<int64_t> shape(rank, 1);
+    for (const Value* v : {&cond, &a, &b}) {
+      for (size_t k = 0; k < v->shape.size(); ++k) {
+        int64_t& d = shape[k + rank - v->shape.size()];
+        int64_t e = v->shape[k];
+        if (d != e && d != 1 && e != 1) throw ExecError("shapes do not broadcast");
+        if (e != 1) d = e;
+      }
+    }
+    auto index = [&](const Value& v, int64_t k, const std::vector<int64_t>& strides) {
+      int64_t at = 0;
+      std::vector<int64_t> own = stridesOf(v.shape);
+      for (size_t d = 0; d < v.shape.size(); ++d) {
+        size_t o = d + rank - v.shape.size();
+        if (v.shape[d] != 1) at += (k / strides[o]) % shape[o] * own[d];
+      }
+      return static_cast<size_t>(at);
+    };
+    std::vector<int64_t> strides = stridesOf(shape);
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    Value y;
+    y.dtype = a.dtype;
+    y.shape = shape;
+    std::vector<int64_t> flags = cond.asInts();
+    for (int64_t k = 0; k < n; ++k) {
+      bool pick = flags[index(cond, k, strides)] != 0;
+      if (a.isFloat())
+        y.f.push_back(pick ? a.f[index(a, k, strides)] : b.f[index(b, k, strides)]);
+      else
+        y.i.push_back(pick ? a.i[index(a, k, strides)] : b.i[index(b, k, strides)]);
+    }
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.split"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
+    std::vector<int64_t> sizes =
+        c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("split", {});
+    if (sizes.empty()) {
+      int64_t parts = c.intAttribute("num_outputs", 0);
+      if (parts <= 0) throw ExecError("unsupported: Split into an unknown number of outputs");
+      int64_t each = (x.shape[axis] + parts - 1) / parts;
+      for (int64_t left = x.shape[axis]; left > 0; left -= each)
+        sizes.push_back(std::min(each, left));
+    }
+    int64_t outer = 1, inner = 1, offset = 0;
+    for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+    std::vector<Value> parts;
+    for (int64_t size : sizes) {
+      Value part;
+      part.dtype = x.dtype;
+      part.shape = x.shape;
+      part.shape[axis] = size;
+      int64_t from = offset;
+      gatherElements(x, part, [&](int64_t k) {
+        int64_t o = k / (size * inner), j = (k / inner) % size, r = k % inner;
+        return (o * x.shape[axis] + from + j) * inner + r;
+      });
+      offset += size;
+      parts.push_back(std::move(part));
+    }
+    if (offset != x.shape[axis]) throw ExecError("split sizes do not add up to the axis");
+    return parts;
+  });
   add(t, {"onnx.Cast"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
     auto to = static_cast<ir::DType>(c.intAttribute("to", 1));
