@@ -242,6 +242,19 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"onnx.Mean"},
       variadic([=](float x, float y) { return plus(x, y); },
                [=](int64_t x, int64_t y) { return plus(x, y); }, true));
+  add(t, {"onnx.Mod"}, [](const KernelContext& c) {
+    bool fmod = c.intAttribute("fmod", 0) != 0;
+    const Value& a = c.input(0);
+    if (a.isFloat() && !fmod) throw ExecError("Mod of floats needs fmod=1");
+    return std::vector<Value>{combine(
+        a, c.input(1), [](float x, float y) { return std::fmod(x, y); },
+        [fmod](int64_t x, int64_t y) {
+          if (y == 0) throw ExecError("integer modulo by zero");
+          int64_t r = x % y;
+          if (!fmod && r != 0 && ((r < 0) != (y < 0))) r += y;  // Python's sign: the divisor's
+          return r;
+        })};
+  });
   add(t, {"torch.sign"}, unary([](float x, C) { return static_cast<float>((x > 0) - (x < 0)); }));
   add(t, {"torch.nn.functional.selu", "module:SELU"}, unary([](float x, C c) {
         float alpha = c.floatAttribute("alpha", 1.67326319217681884765625f),

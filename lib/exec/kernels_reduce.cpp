@@ -8,7 +8,7 @@
 namespace fxc::exec {
 namespace {
 
-enum class Reduce { kSum, kMean, kMax, kMin, kProd };
+enum class Reduce { kSum, kMean, kMax, kMin, kProd, kL1, kL2, kSumSquare, kLogSum, kLogSumExp };
 
 // Axes from input 1 (ReduceSum 13+, the others 18+) or the attribute; all when empty unless
 // noop_with_empty_axes.
@@ -65,7 +65,24 @@ Kernel reduce(Reduce kind) {
         case Reduce::kProd:
           a *= v;
           break;
+        case Reduce::kL1:
+          a += std::fabs(v);
+          break;
+        case Reduce::kL2:
+        case Reduce::kSumSquare:
+          a += v * v;
+          break;
+        case Reduce::kLogSum:
+          a += v;
+          break;
+        case Reduce::kLogSumExp:
+          a += std::exp(v);
+          break;
       }
+    }
+    for (double& a : acc) {
+      if (kind == Reduce::kL2) a = std::sqrt(a);
+      if (kind == Reduce::kLogSum || kind == Reduce::kLogSumExp) a = std::log(a);
     }
     if (kind == Reduce::kMean) {
       double count = static_cast<double>(n) / static_cast<double>(std::max<int64_t>(out_n, 1));
@@ -127,6 +144,41 @@ void addReductionKernels(KernelTable& t) {
   add(t, {"torch.amax"}, reduce(Reduce::kMax));
   add(t, {"torch.amin"}, reduce(Reduce::kMin));
   add(t, {"torch.prod"}, reduce(Reduce::kProd));
+  add(t, {"onnx.ReduceL1"}, reduce(Reduce::kL1));
+  add(t, {"onnx.ReduceL2"}, reduce(Reduce::kL2));
+  add(t, {"onnx.ReduceSumSquare"}, reduce(Reduce::kSumSquare));
+  add(t, {"onnx.ReduceLogSum"}, reduce(Reduce::kLogSum));
+  add(t, {"onnx.ReduceLogSumExp"}, reduce(Reduce::kLogSumExp));
+  add(t, {"torch.nn.functional.layer_norm", "module:LayerNorm"}, [](const KernelContext& c) {
+    const Value& x = requireFloat(c.input(0), "the input");
+    const Value* scale = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
+    const Value* bias = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
+    if (c.intAttribute("stash_type", 1) != 1) throw ExecError("unsupported: stash_type");
+    // A LayerNorm module recognised from its decomposition normalizes the last axis.
+    size_t axis = normalizeAxis(c.intAttribute("axis", -1), x.shape.size());
+    int64_t inner = 1;
+    for (size_t d = axis; d < x.shape.size(); ++d) inner *= x.shape[d];
+    float eps = c.floatAttribute("epsilon", 1e-5f);
+    Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+    for (int64_t row = 0; row < x.numel() / std::max<int64_t>(inner, 1); ++row) {
+      const float* in = &x.f[static_cast<size_t>(row * inner)];
+      double mean = 0, var = 0;
+      for (int64_t k = 0; k < inner; ++k) mean += in[k];
+      mean /= static_cast<double>(inner);
+      for (int64_t k = 0; k < inner; ++k) var += (in[k] - mean) * (in[k] - mean);
+      var /= static_cast<double>(inner);
+      double inv = 1.0 / std::sqrt(var + eps);
+      for (int64_t k = 0; k < inner; ++k) {
+        size_t at = static_cast<size_t>(k);
+        double v = (in[k] - mean) * inv;
+        if (scale) v *= scale->f[scale->f.size() == 1 ? 0 : at % scale->f.size()];
+        if (bias) v += bias->f[bias->f.size() == 1 ? 0 : at % bias->f.size()];
+        y.f[static_cast<size_t>(row * inner + k)] = static_cast<float>(v);
+      }
+    }
+    // Mean and inverse standard deviation outputs (training) are not computed.
+    return std::vector<Value>{std::move(y)};
+  });
   add(t, {"torch.argmax"}, argExtreme(true));
   add(t, {"torch.argmin"}, argExtreme(false));
 }

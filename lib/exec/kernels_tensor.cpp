@@ -1,6 +1,7 @@
 // Kernels that move data without arithmetic: shape, reshape, flatten, concat, transpose,
 // (un)squeeze, gather, identity, cast.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "exec/kernels_internal.h"
@@ -348,6 +349,73 @@ void addTensorKernels(KernelTable& t) {
     }
     if (offset != x.shape[axis]) throw ExecError("split sizes do not add up to the axis");
     return parts;
+  });
+  add(t, {"onnx.Size"}, [](const KernelContext& c) {
+    return std::vector<Value>{Value::ints({}, {c.input(0).numel()})};
+  });
+  add(t, {"torch.arange"}, [](const KernelContext& c) {  // Range
+    const Value& start = c.input(0);
+    const Value& limit = c.input(1);
+    const Value& delta = c.input(2);
+    Value y;
+    y.dtype = start.dtype;
+    if (start.isFloat()) {
+      double s0 = start.f.at(0), l = limit.f.at(0), d = delta.f.at(0);
+      if (d == 0) throw ExecError("Range with delta 0");
+      int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s0) / d)));
+      for (int64_t k = 0; k < n; ++k)
+        y.f.push_back(static_cast<float>(s0 + static_cast<double>(k) * d));
+      y.shape = {n};
+    } else {
+      int64_t s0 = start.i.at(0), l = limit.i.at(0), d = delta.i.at(0);
+      if (d == 0) throw ExecError("Range with delta 0");
+      int64_t n = std::max<int64_t>(0, (l - s0 + d + (d > 0 ? -1 : 1)) / d);
+      for (int64_t k = 0; k < n; ++k) y.i.push_back(s0 + k * d);
+      y.shape = {n};
+    }
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.gather"}, [](const KernelContext& c) {  // GatherElements
+    const Value& x = c.input(0);
+    const Value& idx = c.input(1);
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
+    if (idx.shape.size() != x.shape.size()) throw ExecError("indices and data differ in rank");
+    std::vector<int64_t> indices = idx.asInts(), in = stridesOf(x.shape),
+                         out = stridesOf(idx.shape);
+    Value y;
+    y.dtype = x.dtype;
+    y.shape = idx.shape;
+    gatherElements(x, y, [&](int64_t k) {
+      int64_t source = 0;
+      for (size_t d = 0; d < x.shape.size(); ++d) {
+        int64_t i = (k / out[d]) % idx.shape[d];
+        if (d == axis) {
+          i = indices[static_cast<size_t>(k)];
+          if (i < -x.shape[d] || i >= x.shape[d]) throw ExecError("gather index out of range");
+          if (i < 0) i += x.shape[d];
+        }
+        source += i * in[d];
+      }
+      return source;
+    });
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"onnx.Trilu"}, [](const KernelContext& c) {
+    Value y = c.input(0);
+    if (y.shape.size() < 2) throw ExecError("Trilu needs rank >= 2");
+    int64_t k = c.optionalInput(1) ? c.input(1).asInts().at(0) : 0;
+    bool upper = c.intAttribute("upper", 1) != 0;
+    int64_t rows = y.shape[y.shape.size() - 2], cols = y.shape.back();
+    for (int64_t e = 0; e < y.numel(); ++e) {
+      int64_t i = (e / cols) % rows, j = e % cols;
+      bool keep = upper ? j - i >= k : j - i <= k;
+      if (keep) continue;
+      if (y.isFloat())
+        y.f[static_cast<size_t>(e)] = 0;
+      else
+        y.i[static_cast<size_t>(e)] = 0;
+    }
+    return std::vector<Value>{std::move(y)};
   });
   add(t, {"onnx.Cast"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
