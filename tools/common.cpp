@@ -103,6 +103,48 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   return true;
 }
 
+std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs) {
+  std::vector<passes::PassRequest> requests;
+  for (const auto& spec : specs) {
+    auto request = passes::parsePassSpec(spec);
+    if (!request) throw UsageError{request.error()};
+    requests.push_back(request.take());
+  }
+  return requests;
+}
+
+namespace {
+std::string countsText(const passes::PassResult& result) {
+  if (result.counts.empty()) return "nothing matched";
+  std::string text;
+  for (const auto& [what, n] : result.counts) text += (text.empty() ? "" : ", ") + what + " " + std::to_string(n);
+  return result.changed() ? text : text + " (no change)";
+}
+}  // namespace
+
+Expected<nlohmann::json> runPasses(ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests,
+                                   const std::string& label,
+                                   const std::function<void(const passes::PassRequest&)>& after_each) {
+  nlohmann::json report = nlohmann::json::array();
+  for (const auto& request : requests) {
+    Stopwatch watch;
+    auto result = request.pass->run(gm, request.options);
+    if (!result) return Error{label + ": pass " + request.pass->name + ": " + result.error()};
+    std::string problem = ir::lintGraph(gm.graph(), &gm);
+    if (!problem.empty()) return Error{label + ": pass " + request.pass->name + " broke the graph: " + problem};
+    spdlog::info("{}: {}", request.pass->name, countsText(result.value()));
+    spdlog::debug("{}: {:.3f} s", request.pass->name, watch.lap());
+    nlohmann::json counts = nlohmann::json::object();
+    for (const auto& [what, n] : result.value().counts) counts[what] = n;
+    report.push_back({{"pass", request.pass->name},
+                      {"options", request.options.values()},
+                      {"changed", result.value().changed()},
+                      {"counts", counts}});
+    if (after_each) after_each(request);
+  }
+  return report;
+}
+
 void printError(const std::string& message) {
   std::string line = message;
   for (char& c : line) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "ir/expected.h"
 #include "ir/graph_module.h"
 #include "onnx/trace.h"
+#include "passes/registry.h"
 
 namespace fxc::tools {
 
@@ -85,6 +87,14 @@ bool wantsOutput(const OutputFlags& flags);
 // Exports, optionally checks, and writes; errors come back as "PATH: message".
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path);
+
+// `--pass` specs → checked requests; unknown passes and bad options are usage errors.
+std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs);
+// Runs the passes in order, linting after each (a failure names the pass) and saying on stderr
+// what each changed; `after_each` runs after each pass. Returns the JSON report.
+Expected<nlohmann::json> runPasses(ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests,
+                                   const std::string& label,
+                                   const std::function<void(const passes::PassRequest&)>& after_each = nullptr);
 
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);

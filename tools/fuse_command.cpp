@@ -58,21 +58,8 @@ Expected<std::vector<exec::Value>> runModel(const ir::GraphModule& gm,
   return interpreter.run(std::move(inputs));
 }
 
-std::string countsText(const passes::PassResult& result) {
-  if (result.counts.empty()) return "nothing matched";
-  std::string text;
-  for (const auto& [what, n] : result.counts)
-    text += (text.empty() ? "" : ", ") + what + " " + std::to_string(n);
-  return result.changed() ? text : text + " (no change)";
-}
-
 int runFuse(const FuseFlags& flags) {
-  std::vector<passes::PassRequest> requests;
-  for (const auto& spec : flags.passes) {
-    auto request = passes::parsePassSpec(spec);
-    if (!request) throw UsageError{request.error()};
-    requests.push_back(request.take());
-  }
+  std::vector<passes::PassRequest> requests = parsePasses(flags.passes);
   for (const auto& name : flags.print_ir_after) {
     bool known = name == "all";
     for (const auto& r : requests) known = known || r.pass->name == name;
@@ -107,34 +94,16 @@ int runFuse(const FuseFlags& flags) {
     verify_inputs = inputs.take();
     reference = outputs.take();
   }
-  nlohmann::json report = nlohmann::json::array();
-  for (const auto& request : requests) {
-    Stopwatch watch;
-    auto result = request.pass->run(gm, request.options);
-    if (!result) {
-      printError(label + ": pass " + request.pass->name + ": " + result.error());
-      return kExitFailure;
-    }
-    std::string problem = ir::lintGraph(gm.graph(), &gm);
-    if (!problem.empty()) {
-      printError(label + ": pass " + request.pass->name + " broke the graph: " + problem);
-      return kExitFailure;
-    }
-    double seconds = watch.lap();
-    spdlog::info("{}: {}", request.pass->name, countsText(result.value()));
-    nlohmann::json counts = nlohmann::json::object();
-    for (const auto& [what, n] : result.value().counts) counts[what] = n;
-    report.push_back({{"pass", request.pass->name},
-                      {"options", request.options.values()},
-                      {"changed", result.value().changed()},
-                      {"counts", counts}});
-    spdlog::debug("{}: {:.3f} s", request.pass->name, seconds);
+  auto report = runPasses(gm, requests, label, [&](const passes::PassRequest& request) {
     for (const auto& name : flags.print_ir_after) {
       if (name == "all" || name == request.pass->name) {
-        std::printf("# after %s\n%s", request.pass->name.c_str(),
-                    ir::printTabular(gm.graph()).c_str());
+        std::printf("# after %s\n%s", request.pass->name.c_str(), ir::printTabular(gm.graph()).c_str());
       }
     }
+  });
+  if (!report) {
+    printError(report.error());
+    return kExitFailure;
   }
   nlohmann::json verification = nlohmann::json::array();
   if (tolerance) {
@@ -174,7 +143,7 @@ int runFuse(const FuseFlags& flags) {
     }
   }
   if (json) {
-    nlohmann::json out = {{"passes", report}};
+    nlohmann::json out = {{"passes", report.value()}};
     if (tolerance) out["verify"] = verification;
     if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph());
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
