@@ -17,3 +17,8 @@ step ./build/fxc fuse "$model" --pass conv-bn --pass dce -o "$out/resnet18_fused
 step ./build/fxc trace "$out/resnet18_fused.onnx" --print-tabular
 step ./build/fxc trace "$out/resnet18_fused.onnx" --code
 step ./build/fxc lint "$model" "$out/resnet18_fused.onnx"
+# The seed's finale: run the fused model, profile it, and time fused against unfused.
+step ./build/fxc run "$out/resnet18_fused.onnx" --output-dir "$out/outputs"
+step ./build/fxc fuse -q "$model" --pass conv-bn --pass dce --verify -o "$out/resnet18_fused.onnx"
+step ./build/fxc profile "$out/resnet18_fused.onnx" --sort --runs 5
+step ./build/fxc bench "$model" --pass conv-bn --pass dce --batch 4

@@ -117,21 +117,23 @@ namespace {
 std::string countsText(const passes::PassResult& result) {
   if (result.counts.empty()) return "nothing matched";
   std::string text;
-  for (const auto& [what, n] : result.counts) text += (text.empty() ? "" : ", ") + what + " " + std::to_string(n);
+  for (const auto& [what, n] : result.counts)
+    text += (text.empty() ? "" : ", ") + what + " " + std::to_string(n);
   return result.changed() ? text : text + " (no change)";
 }
 }  // namespace
 
-Expected<nlohmann::json> runPasses(ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests,
-                                   const std::string& label,
-                                   const std::function<void(const passes::PassRequest&)>& after_each) {
+Expected<nlohmann::json> runPasses(
+    ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests, const std::string& label,
+    const std::function<void(const passes::PassRequest&)>& after_each) {
   nlohmann::json report = nlohmann::json::array();
   for (const auto& request : requests) {
     Stopwatch watch;
     auto result = request.pass->run(gm, request.options);
     if (!result) return Error{label + ": pass " + request.pass->name + ": " + result.error()};
     std::string problem = ir::lintGraph(gm.graph(), &gm);
-    if (!problem.empty()) return Error{label + ": pass " + request.pass->name + " broke the graph: " + problem};
+    if (!problem.empty())
+      return Error{label + ": pass " + request.pass->name + " broke the graph: " + problem};
     spdlog::info("{}: {}", request.pass->name, countsText(result.value()));
     spdlog::debug("{}: {:.3f} s", request.pass->name, watch.lap());
     nlohmann::json counts = nlohmann::json::object();

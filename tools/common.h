@@ -2,10 +2,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "ir/expected.h"
@@ -92,9 +92,9 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
 std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs);
 // Runs the passes in order, linting after each (a failure names the pass) and saying on stderr
 // what each changed; `after_each` runs after each pass. Returns the JSON report.
-Expected<nlohmann::json> runPasses(ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests,
-                                   const std::string& label,
-                                   const std::function<void(const passes::PassRequest&)>& after_each = nullptr);
+Expected<nlohmann::json> runPasses(
+    ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests, const std::string& label,
+    const std::function<void(const passes::PassRequest&)>& after_each = nullptr);
 
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);
@@ -107,5 +107,6 @@ Runner addPassesCommand(CLI::App& app);
 Runner addFuseCommand(CLI::App& app);
 Runner addRunCommand(CLI::App& app);
 Runner addProfileCommand(CLI::App& app);
+Runner addBenchCommand(CLI::App& app);
 
 }  // namespace fxc::tools

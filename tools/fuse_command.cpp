@@ -97,7 +97,8 @@ int runFuse(const FuseFlags& flags) {
   auto report = runPasses(gm, requests, label, [&](const passes::PassRequest& request) {
     for (const auto& name : flags.print_ir_after) {
       if (name == "all" || name == request.pass->name) {
-        std::printf("# after %s\n%s", request.pass->name.c_str(), ir::printTabular(gm.graph()).c_str());
+        std::printf("# after %s\n%s", request.pass->name.c_str(),
+                    ir::printTabular(gm.graph()).c_str());
       }
     }
   });
