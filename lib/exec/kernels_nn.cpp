@@ -91,6 +91,62 @@ std::vector<Value> conv2d(const KernelContext& c) {
   return {std::move(y)};
 }
 
+std::vector<Value> convTranspose2d(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  const Value* w = parameter(c, "weight", 1);
+  const Value* b = parameter(c, "bias", 2);
+  if (!w) throw ExecError("no weight");
+  if (x.shape.size() != 4 || w->shape.size() != 4)
+    throw ExecError("unsupported: transposed convolution that is not 2-D");
+  if (c.attribute("output_shape")) throw ExecError("unsupported: ConvTranspose with output_shape");
+  int64_t groups = c.intAttribute("group", 1);
+  int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t cout_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
+  if (w->shape[0] != cin || cin % groups != 0)
+    throw ExecError("channels do not match the weight and groups");
+  int64_t cin_g = cin / groups, cout = cout_g * groups;
+  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), 2);
+  std::vector<int64_t> extra = c.intsAttribute("output_padding", {0, 0});
+  int64_t oh = win.strides[0] * (h - 1) + extra.at(0) + (kh - 1) * win.dilations[0] + 1 -
+               win.pads[0] - win.pads[2];
+  int64_t ow = win.strides[1] * (wd - 1) + extra.at(1) + (kw - 1) * win.dilations[1] + 1 -
+               win.pads[1] - win.pads[3];
+  if (oh <= 0 || ow <= 0) throw ExecError("the output would be empty");
+  Value y =
+      Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
+  for (int64_t in = 0; in < n; ++in) {
+    for (int64_t oc = 0; oc < cout; ++oc) {
+      float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
+      float* plane = &y.f[static_cast<size_t>((in * cout + oc) * oh * ow)];
+      for (int64_t k = 0; k < oh * ow; ++k) plane[k] = bias;
+    }
+    for (int64_t ic = 0; ic < cin; ++ic) {
+      int64_t g = ic / cin_g;
+      const float* xin = &x.f[static_cast<size_t>((in * cin + ic) * h * wd)];
+      for (int64_t j = 0; j < cout_g; ++j) {
+        int64_t oc = g * cout_g + j;
+        const float* wk = &w->f[static_cast<size_t>((ic * cout_g + j) * kh * kw)];
+        float* out = &y.f[static_cast<size_t>((in * cout + oc) * oh * ow)];
+        for (int64_t iy = 0; iy < h; ++iy) {
+          for (int64_t ix = 0; ix < wd; ++ix) {
+            float v = xin[iy * wd + ix];
+            for (int64_t ky = 0; ky < kh; ++ky) {
+              int64_t oy = iy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+              if (oy < 0 || oy >= oh) continue;
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                int64_t ox = ix * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+                if (ox < 0 || ox >= ow) continue;
+                out[oy * ow + ox] += v * wk[ky * kw + kx];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
 std::vector<Value> batchNorm(const KernelContext& c) {
   if (c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0)
     throw ExecError("unsupported: BatchNorm in training mode");
@@ -297,6 +353,7 @@ std::vector<Value> softmax(const KernelContext& c) {
 
 void addNeuralNetKernels(KernelTable& t) {
   add(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv2d);
+  add(t, {"module:ConvTranspose2d", "torch.nn.functional.conv_transpose2d"}, convTranspose2d);
   add(t,
       {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",
        "torch.nn.functional.batch_norm"},

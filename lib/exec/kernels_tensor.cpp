@@ -350,6 +350,57 @@ void addTensorKernels(KernelTable& t) {
     if (offset != x.shape[axis]) throw ExecError("split sizes do not add up to the axis");
     return parts;
   });
+  add(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    if (c.optionalInput(3)) throw ExecError("unsupported: Pad with axes");
+    std::vector<int64_t> pads = c.optionalInput(1) ? c.input(1).asInts()
+                                : c.tensor("pads") ? c.tensor("pads")->asInts()
+                                                   : c.intsAttribute("pads", {});
+    if (pads.size() != 2 * rank) throw ExecError("pads do not match the rank");
+    std::string mode = c.stringAttribute("mode", "constant");
+    if (mode != "constant" && mode != "reflect" && mode != "edge")
+      throw ExecError("unsupported: Pad mode " + mode);
+    const Value* fill = c.optionalInput(2) ? c.optionalInput(2) : c.tensor("constant_value");
+    double value = fill && fill->numel() > 0
+                       ? (fill->isFloat() ? fill->f[0] : static_cast<double>(fill->i[0]))
+                       : c.floatAttribute("value", 0.0f);
+    Value y;
+    y.dtype = x.dtype;
+    for (size_t d = 0; d < rank; ++d) {
+      y.shape.push_back(x.shape[d] + pads[d] + pads[d + rank]);
+      if (y.shape.back() < 0) throw ExecError("negative output size");
+      if (mode != "constant" && x.shape[d] == 0 && y.shape.back() > 0)
+        throw ExecError("cannot reflect an empty axis");
+    }
+    std::vector<int64_t> in = stridesOf(x.shape), out = stridesOf(y.shape);
+    int64_t n = y.numel();
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t source = 0;
+      bool outside = false;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t i = (k / out[d]) % y.shape[d] - pads[d], size = x.shape[d];
+        if (i < 0 || i >= size) {
+          if (mode == "constant") {
+            outside = true;
+            break;
+          }
+          if (mode == "edge") {
+            i = std::clamp(i, int64_t{0}, size - 1);
+          } else {
+            if (size == 1) i = 0;
+            while (i < 0 || i >= size) i = i < 0 ? -i : 2 * (size - 1) - i;
+          }
+        }
+        source += i * in[d];
+      }
+      if (x.isFloat())
+        y.f.push_back(outside ? static_cast<float>(value) : x.f[static_cast<size_t>(source)]);
+      else
+        y.i.push_back(outside ? static_cast<int64_t>(value) : x.i[static_cast<size_t>(source)]);
+    }
+    return std::vector<Value>{std::move(y)};
+  });
   add(t, {"onnx.Size"}, [](const KernelContext& c) {
     return std::vector<Value>{Value::ints({}, {c.input(0).numel()})};
   });
