@@ -31,6 +31,11 @@ Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spat
   if (w.kernel.size() != spatial || w.strides.size() != spatial || w.pads.size() != 2 * spatial ||
       w.dilations.size() != spatial)
     throw ExecError("window attributes do not match the input rank");
+  for (size_t d = 0; d < spatial; ++d) {
+    if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0 || w.pads[d] < 0 ||
+        w.pads[d + spatial] < 0)
+      throw ExecError("kernel, strides and dilations must be positive, pads not negative");
+  }
   return w;
 }
 
@@ -60,6 +65,7 @@ std::vector<Value> conv2d(const KernelContext& c) {
   int64_t oh = outputSize(h, kh, win.strides[0], win.pads[0], win.pads[2], win.dilations[0], false);
   int64_t ow =
       outputSize(wd, kw, win.strides[1], win.pads[1], win.pads[3], win.dilations[1], false);
+  if (oh <= 0 || ow <= 0) throw ExecError("the kernel is larger than the padded input");
   Value y =
       Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
   int64_t cout_g = cout / groups;
@@ -280,6 +286,7 @@ std::vector<Value> pool2d(const KernelContext& c) {
                           ceil_mode);
   int64_t ow = outputSize(w, kernel[1], win.strides[1], win.pads[1], win.pads[3], win.dilations[1],
                           ceil_mode);
+  if (oh <= 0 || ow <= 0) throw ExecError("the window is larger than the padded input");
   Value y =
       Value::floats({n, ch, oh, ow}, std::vector<float>(static_cast<size_t>(n * ch * oh * ow)));
   for (int64_t plane = 0; plane < n * ch; ++plane) {
