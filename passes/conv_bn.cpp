@@ -45,7 +45,7 @@ std::optional<std::vector<double>> readFloats(const std::shared_ptr<ir::Tensor>&
     return out;
   }
   if (t->dtype == ir::DType::kFloat64 && t->byteSize() == out.size() * 8) {
-    std::memcpy(out.data(), t->bytes(), out.size() * 8);
+    if (!out.empty()) std::memcpy(out.data(), t->bytes(), out.size() * 8);
     return out;
   }
   return std::nullopt;

@@ -36,13 +36,13 @@ Tolerance parseTolerance(const std::string& spec) {
   Tolerance tolerance;
   if (spec.empty() || spec == "default") return tolerance;
   size_t comma = spec.find(',');
-  char* end = nullptr;
-  tolerance.atol = std::strtod(spec.substr(0, comma).c_str(), &end);
-  bool ok = *end == '\0' && comma != std::string::npos;
-  if (ok) {
-    tolerance.rtol = std::strtod(spec.substr(comma + 1).c_str(), &end);
-    ok = *end == '\0';
-  }
+  auto number = [](const std::string& text, double& out) {
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0';
+  };
+  bool ok = comma != std::string::npos && number(spec.substr(0, comma), tolerance.atol) &&
+            number(spec.substr(comma + 1), tolerance.rtol);
   if (!ok || tolerance.atol < 0 || tolerance.rtol < 0)
     throw UsageError{"--verify=" + spec + ": expected ATOL,RTOL (two numbers >= 0)"};
   return tolerance;

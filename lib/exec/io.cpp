@@ -12,7 +12,7 @@ namespace {
 template <typename T>
 std::vector<T> readElements(const std::string& bytes, size_t offset, size_t count) {
   std::vector<T> out(count);
-  std::memcpy(out.data(), bytes.data() + offset, count * sizeof(T));
+  if (count > 0) std::memcpy(out.data(), bytes.data() + offset, count * sizeof(T));
   return out;
 }
 

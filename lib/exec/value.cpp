@@ -44,7 +44,7 @@ std::vector<T> elements(const ir::Tensor& tensor) {
   std::vector<T> out(static_cast<size_t>(tensor.numel()));
   if (tensor.byteSize() != out.size() * sizeof(T))
     throw ExecError("constant of " + shapeText(tensor.dims) + " has the wrong number of bytes");
-  std::memcpy(out.data(), tensor.bytes(), tensor.byteSize());
+  if (!out.empty()) std::memcpy(out.data(), tensor.bytes(), tensor.byteSize());
   return out;
 }
 }  // namespace
