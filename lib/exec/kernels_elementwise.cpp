@@ -188,6 +188,16 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"torch.floor"}, unary([](float x, C) { return std::floor(x); }));
   add(t, {"torch.ceil"}, unary([](float x, C) { return std::ceil(x); }));
   add(t, {"torch.sin"}, unary([](float x, C) { return std::sin(x); }));
+  add(t, {"torch.tan"}, unary([](float x, C) { return std::tan(x); }));
+  add(t, {"torch.asin"}, unary([](float x, C) { return std::asin(x); }));
+  add(t, {"torch.acos"}, unary([](float x, C) { return std::acos(x); }));
+  add(t, {"torch.atan"}, unary([](float x, C) { return std::atan(x); }));
+  add(t, {"torch.sinh"}, unary([](float x, C) { return std::sinh(x); }));
+  add(t, {"torch.cosh"}, unary([](float x, C) { return std::cosh(x); }));
+  add(t, {"torch.asinh"}, unary([](float x, C) { return std::asinh(x); }));
+  add(t, {"torch.acosh"}, unary([](float x, C) { return std::acosh(x); }));
+  add(t, {"torch.atanh"}, unary([](float x, C) { return std::atanh(x); }));
+  add(t, {"torch.round"}, unary([](float x, C) { return std::nearbyint(x); }));  // half to even
   add(t, {"torch.cos"}, unary([](float x, C) { return std::cos(x); }));
   add(t, {"torch.nn.functional.leaky_relu", "module:LeakyReLU"},
       unary([](float x, C c) { return x >= 0 ? x : x * c.floatAttribute("alpha", 0.01f); }));

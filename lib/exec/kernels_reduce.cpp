@@ -136,9 +136,80 @@ Kernel argExtreme(bool max) {
   };
 }
 
+// TopK: the k largest (or smallest) along an axis, values and int64 indices; ties keep the
+// lower index first, as ONNX specifies.
+std::vector<Value> topK(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  std::vector<int64_t> k_values =
+      c.optionalInput(1) ? c.input(1).asInts() : std::vector<int64_t>{c.intAttribute("k", -1)};
+  size_t axis = normalizeAxis(c.intAttribute("axis", -1), x.shape.size());
+  bool largest = c.intAttribute("largest", 1) != 0;
+  int64_t extent = x.shape[axis], k = k_values.empty() ? -1 : k_values[0];
+  if (k < 0 || k > extent) throw ExecError("k is out of range");
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+  for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+  std::vector<int64_t> shape = x.shape;
+  shape[axis] = k;
+  Value values = Value::floats(shape, std::vector<float>(static_cast<size_t>(outer * k * inner)));
+  Value indices = Value::ints(shape, std::vector<int64_t>(values.f.size()));
+  std::vector<int64_t> order(static_cast<size_t>(extent));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t r = 0; r < inner; ++r) {
+      auto at = [&](int64_t j) { return x.f[static_cast<size_t>((o * extent + j) * inner + r)]; };
+      for (int64_t j = 0; j < extent; ++j) order[static_cast<size_t>(j)] = j;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return largest ? at(a) > at(b) : at(a) < at(b);
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        size_t out = static_cast<size_t>((o * k + j) * inner + r);
+        values.f[out] = at(order[static_cast<size_t>(j)]);
+        indices.i[out] = order[static_cast<size_t>(j)];
+      }
+    }
+  }
+  return {std::move(values), std::move(indices)};
+}
+
+std::vector<Value> cumSum(const KernelContext& c) {
+  const Value& x = c.input(0);
+  size_t axis = normalizeAxis(c.input(1).asInts().at(0), x.shape.size());
+  bool exclusive = c.intAttribute("exclusive", 0) != 0, reverse = c.intAttribute("reverse", 0) != 0;
+  int64_t outer = 1, inner = 1, extent = x.shape[axis];
+  for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+  for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+  Value y = x;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t r = 0; r < inner; ++r) {
+      double sum = 0;
+      for (int64_t step = 0; step < extent; ++step) {
+        int64_t j = reverse ? extent - 1 - step : step;
+        size_t at = static_cast<size_t>((o * extent + j) * inner + r);
+        double v = x.isFloat() ? x.f[at] : static_cast<double>(x.i[at]);
+        if (exclusive) {
+          if (x.isFloat())
+            y.f[at] = static_cast<float>(sum);
+          else
+            y.i[at] = static_cast<int64_t>(sum);
+          sum += v;
+        } else {
+          sum += v;
+          if (x.isFloat())
+            y.f[at] = static_cast<float>(sum);
+          else
+            y.i[at] = static_cast<int64_t>(sum);
+        }
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
 void addReductionKernels(KernelTable& t) {
+  add(t, {"torch.topk"}, topK);
+  add(t, {"torch.cumsum"}, cumSum);
   add(t, {"torch.sum"}, reduce(Reduce::kSum));
   add(t, {"torch.mean"}, reduce(Reduce::kMean));
   add(t, {"torch.amax"}, reduce(Reduce::kMax));
