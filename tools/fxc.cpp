@@ -1,13 +1,31 @@
 // fxc: the torch.fx workflow for ONNX models, as a command-line tool.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
+#include "onnx/export.h"
 #include "tools/common.h"
 
+namespace {
+// Models are memory-mapped: if another process truncates the file while fxc reads it, the next
+// access to a vanished page raises SIGBUS. Say so in one line instead of dying with a signal.
+void onBusError(int) {
+  static const char kMessage[] = "fxc: error: an input file shrank while fxc was reading it\n";
+  const char* unfinished = fxc::onnx::unfinishedOutput();
+  if (unfinished[0]) ::unlink(unfinished);  // no partial output left behind
+  ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+  ::_exit(1);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  std::signal(SIGBUS, onBusError);
   using namespace fxc::tools;
   CLI::App app{"fxc: trace ONNX models into an FX graph IR, transform, lint and emit them"};
   app.require_subcommand(1);
@@ -15,8 +33,8 @@ int main(int argc, char** argv) {
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");
   app.add_flag("-q,--quiet", quiet, "only errors on stderr");
-  std::vector<Runner> runners = {addTraceCommand(app), addLintCommand(app),    addPassesCommand(app),
-                                 addFuseCommand(app),  addRunCommand(app),     addProfileCommand(app),
+  std::vector<Runner> runners = {addTraceCommand(app), addLintCommand(app), addPassesCommand(app),
+                                 addFuseCommand(app),  addRunCommand(app),  addProfileCommand(app),
                                  addBenchCommand(app)};
   for (CLI::App* sub : app.get_subcommands({})) {
     sub->add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");

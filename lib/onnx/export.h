@@ -40,6 +40,11 @@ struct SaveOptions {
 // Writes to `path` ("-" is stdout) through a temporary file in the same directory, renamed into
 // place only when complete: a failure leaves nothing behind and the old file untouched. Tensor
 // bytes are written from where they lie (the mapped input model, a pass's new tensor).
-Expected<bool> saveModel(ExportedModel& model, const std::string& path, const SaveOptions& options = {});
+Expected<bool> saveModel(ExportedModel& model, const std::string& path,
+                         const SaveOptions& options = {});
+
+// The temporary file a save is writing, or "": for a signal handler to remove (async-signal-safe
+// to read; a fixed buffer, never freed).
+const char* unfinishedOutput();
 
 }  // namespace fxc::onnx

@@ -1,13 +1,13 @@
 // Writing models: stdout, or a temporary file renamed into place; tensor bytes go from where
 // they lie straight to the file (no protobuf copy), inline or as external data.
 #include <fcntl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <onnx/onnx_pb.h>
 
 #include "onnx/export.h"
 
@@ -16,6 +16,14 @@ namespace {
 
 constexpr size_t kProtobufLimit = size_t{2} << 30;  // no protobuf message past 2 GB
 constexpr size_t kExternalMinimum = 1024;
+
+char g_unfinished[4096] = "";  // the temporary file being written, for unfinishedOutput()
+
+void noteUnfinished(const std::string& path) {
+  size_t n = std::min(path.size(), sizeof g_unfinished - 1);
+  std::memcpy(g_unfinished, path.data(), n);
+  g_unfinished[n] = '\0';
+}
 
 // A file written under a temporary name and renamed into place by commit(); removed otherwise.
 class AtomicFile {
@@ -28,10 +36,12 @@ class AtomicFile {
     temp_ = path_ + ".tmp.XXXXXX";
     fd_ = ::mkstemp(temp_.data());
     if (fd_ < 0) error_ = std::strerror(errno);
+    if (fd_ >= 0) noteUnfinished(temp_);
   }
   ~AtomicFile() {
     if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
     if (!temp_.empty() && !committed_) ::unlink(temp_.c_str());
+    if (!temp_.empty()) noteUnfinished("");
   }
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -56,10 +66,13 @@ class AtomicFile {
       ::fchmod(fd_, 0644);
       if (::close(fd_) != 0) error_ = std::strerror(errno);
       fd_ = -1;
-      if (error_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0) error_ = std::strerror(errno);
+      if (error_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0)
+        error_ = std::strerror(errno);
       committed_ = error_.empty();
     }
-    if (!error_.empty()) return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " + error_};
+    if (!error_.empty())
+      return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " +
+                   error_};
     return true;
   }
 
@@ -130,13 +143,17 @@ Expected<bool> writeExternalData(ExportedModel& model, const std::string& path) 
 
 }  // namespace
 
-Expected<bool> saveModel(ExportedModel& model, const std::string& path, const SaveOptions& options) {
+const char* unfinishedOutput() { return g_unfinished; }
+
+Expected<bool> saveModel(ExportedModel& model, const std::string& path,
+                         const SaveOptions& options) {
   ::onnx::GraphProto& graph = *model.proto->mutable_graph();
   auto& initializers = *graph.mutable_initializer();
   model.deferred.resize(static_cast<size_t>(initializers.size()));
   size_t data_size = 0;
   for (const auto& tensor : model.deferred) data_size += tensor ? tensor->byteSize() : 0;
-  bool external = options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
+  bool external =
+      options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
   if (external) {
     if (path == "-") return Error{"a model with external data cannot be written to stdout"};
     auto written = writeExternalData(model, path);
