@@ -58,9 +58,12 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
   if (!kernel) {
     throw ExecError("unsupported: " + (module ? "module type " + module->type() : node.target()));
   }
-  KernelContext context(node, module, std::move(inputs), [this, module](const std::string& name) {
-    return module ? moduleTensor(*module, name) : nullptr;
-  });
+  KernelContext context(
+      node, module, std::move(inputs),
+      [this, module](const std::string& name) {
+        return module ? moduleTensor(*module, name) : nullptr;
+      },
+      gm_.opset);
   return (*kernel)(context);
 }
 

@@ -17,8 +17,15 @@ namespace fxc::exec {
 class KernelContext {
  public:
   KernelContext(const ir::Node& node, const ir::Module* module, std::vector<const Value*> inputs,
-                std::function<const Value*(const std::string&)> tensor)
-      : node_(node), module_(module), inputs_(std::move(inputs)), tensor_(std::move(tensor)) {}
+                std::function<const Value*(const std::string&)> tensor, int64_t opset = 0)
+      : node_(node),
+        module_(module),
+        inputs_(std::move(inputs)),
+        tensor_(std::move(tensor)),
+        opset_(opset) {}
+
+  // The model's default-domain opset (0 when unknown).
+  int64_t opset() const { return opset_; }
 
   size_t inputCount() const { return inputs_.size(); }
   const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
@@ -37,6 +44,7 @@ class KernelContext {
   const ir::Module* module_;
   std::vector<const Value*> inputs_;
   std::function<const Value*(const std::string&)> tensor_;
+  int64_t opset_;
 };
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;

@@ -330,28 +330,52 @@ std::vector<Value> globalAveragePool(const KernelContext& c) {
   return {std::move(y)};
 }
 
-template <bool kLog>
-std::vector<Value> softmax(const KernelContext& c) {
+enum class Normalize { kSoftmax, kLogSoftmax, kHardmax };
+
+// Softmax, LogSoftmax and Hardmax. From opset 13 they work along one axis (default -1); before,
+// they flattened the input to 2-D at `axis` (default 1) and worked along the trailing block.
+template <Normalize kMode>
+std::vector<Value> normalizeAlong(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
-  // Before opset 13 Softmax flattened to 2-D at `axis`; both readings agree on the last axis.
+  size_t rank = x.shape.size();
   const ir::Argument* axis_attr = c.attribute("axis");
-  if (!axis_attr)
-    throw ExecError(
-        "unsupported: Softmax without an explicit axis (its default changed with opset 13)");
-  size_t axis = normalizeAxis(axis_attr->toInt(), x.shape.size());
-  if (axis + 1 != x.shape.size())
-    throw ExecError("unsupported: Softmax over an axis other than the last");
-  int64_t n = x.shape.back(), rows = x.numel() / std::max<int64_t>(n, 1);
+  bool coerced = c.opset() > 0 && c.opset() < 13;
+  if (c.opset() == 0 && (!axis_attr || (axis_attr->toInt() != -1 &&
+                                        axis_attr->toInt() + 1 != static_cast<int64_t>(rank))))
+    throw ExecError("unsupported: Softmax-like op on an axis other than the last, opset unknown");
+  size_t axis = normalizeAxis(axis_attr ? axis_attr->toInt() : (coerced ? 1 : -1), rank);
+  int64_t outer = 1, extent = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+  if (coerced) {
+    for (size_t d = axis; d < rank; ++d) extent *= x.shape[d];
+  } else {
+    extent = x.shape[axis];
+    for (size_t d = axis + 1; d < rank; ++d) inner *= x.shape[d];
+  }
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* in = &x.f[static_cast<size_t>(r * n)];
-    float* out = &y.f[static_cast<size_t>(r * n)];
-    float peak = *std::max_element(in, in + n);
-    double sum = 0;
-    for (int64_t k = 0; k < n; ++k) sum += std::exp(in[k] - peak);
-    for (int64_t k = 0; k < n; ++k)
-      out[k] = kLog ? static_cast<float>(in[k] - peak - std::log(sum))
-                    : static_cast<float>(std::exp(in[k] - peak) / sum);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t r = 0; r < inner; ++r) {
+      auto at = [&](int64_t j) { return static_cast<size_t>((o * extent + j) * inner + r); };
+      int64_t best = 0;
+      float peak = -std::numeric_limits<float>::infinity();
+      for (int64_t j = 0; j < extent; ++j) {
+        if (x.f[at(j)] > peak) {
+          peak = x.f[at(j)];
+          best = j;
+        }
+      }
+      if (kMode == Normalize::kHardmax) {
+        for (int64_t j = 0; j < extent; ++j) y.f[at(j)] = j == best ? 1.0f : 0.0f;
+        continue;
+      }
+      double sum = 0;
+      for (int64_t j = 0; j < extent; ++j) sum += std::exp(static_cast<double>(x.f[at(j)]) - peak);
+      for (int64_t j = 0; j < extent; ++j) {
+        double shifted = static_cast<double>(x.f[at(j)]) - peak;
+        y.f[at(j)] = static_cast<float>(kMode == Normalize::kLogSoftmax ? shifted - std::log(sum)
+                                                                        : std::exp(shifted) / sum);
+      }
+    }
   }
   return {std::move(y)};
 }
@@ -371,8 +395,9 @@ void addNeuralNetKernels(KernelTable& t) {
   add(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pool2d<false>);
   add(t, {"module:AdaptiveAvgPool2d", "torch.nn.functional.adaptive_avg_pool2d"},
       globalAveragePool);
-  add(t, {"torch.softmax", "module:Softmax"}, softmax<false>);
-  add(t, {"torch.log_softmax", "module:LogSoftmax"}, softmax<true>);
+  add(t, {"torch.softmax", "module:Softmax"}, normalizeAlong<Normalize::kSoftmax>);
+  add(t, {"torch.log_softmax", "module:LogSoftmax"}, normalizeAlong<Normalize::kLogSoftmax>);
+  add(t, {"onnx.Hardmax"}, normalizeAlong<Normalize::kHardmax>);
 }
 
 }  // namespace fxc::exec

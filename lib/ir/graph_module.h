@@ -124,6 +124,9 @@ class GraphModule {
 
   // The frontend's record of the whole model (lib/onnx: opsets, metadata, graph signature).
   std::any source;
+  // The operator-set version the targets mean (ONNX's default-domain opset; 0 when unknown):
+  // Softmax and friends changed semantics with it, and the executor must know which.
+  int64_t opset = 0;
 
  private:
   Graph graph_;

@@ -105,6 +105,7 @@ class Tracer {
 
     graph.clear_initializer();
     gm_->source = ModelRecord{model_.proto};
+    gm_->opset = default_opset_;
     return std::move(gm_);
   }
 
