@@ -20,6 +20,7 @@ struct BenchFlags {
   int runs = 20;
   int warmup = 3;
   int64_t batch = 0;
+  std::vector<std::string> shapes;
   uint64_t seed = 0;
   std::string format = "text";
 };
@@ -60,26 +61,7 @@ int runBench(const BenchFlags& flags) {
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  // --batch replaces the first dimension of every input.
-  std::map<std::string, std::vector<int64_t>> shapes;
-  if (flags.batch > 0) {
-    for (const ir::Node* node : gm.graph()) {
-      if (node->op() != ir::Opcode::kPlaceholder || !node->meta.shape || node->meta.shape->empty())
-        continue;
-      std::vector<int64_t> shape = {flags.batch};
-      for (size_t k = 1; k < node->meta.shape->size(); ++k) {
-        const std::string& dim = (*node->meta.shape)[k];
-        if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos) {
-          printError(label + ": input " + node->name() + " has the symbolic dimension '" + dim +
-                     "'");
-          return kExitFailure;
-        }
-        shape.push_back(std::stoll(dim));
-      }
-      shapes[node->name()] = shape;
-    }
-  }
-  auto inputs = exec::randomInputs(gm, flags.seed, shapes);
+  auto inputs = exec::randomInputs(gm, flags.seed, parseShapes(flags.shapes), flags.batch);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
@@ -143,6 +125,8 @@ Runner addBenchCommand(CLI::App& app) {
   cmd->add_option("--runs", flags->runs, "timed runs (default 20)");
   cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 3)");
   cmd->add_option("--batch", flags->batch, "batch size: the first dimension of every input");
+  cmd->add_option("--shape", flags->shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
+      ->allow_extra_args(false);
   cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));

@@ -103,6 +103,31 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   return true;
 }
 
+std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::string>& specs) {
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (const auto& text : specs) {
+    size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+      throw UsageError{"--shape " + text + ": expected NAME=VALUE"};
+    std::string dims = text.substr(eq + 1);
+    std::vector<int64_t> shape;
+    size_t start = 0;
+    while (start <= dims.size()) {
+      size_t comma = dims.find(',', start);
+      std::string item =
+          dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      char* end = nullptr;
+      long long d = std::strtoll(item.c_str(), &end, 10);
+      if (item.empty() || *end != '\0' || d < 0)
+        throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
+      shape.push_back(d);
+      start = comma == std::string::npos ? dims.size() + 1 : comma + 1;
+    }
+    shapes[text.substr(0, eq)] = shape;
+  }
+  return shapes;
+}
+
 std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs) {
   std::vector<passes::PassRequest> requests;
   for (const auto& spec : specs) {

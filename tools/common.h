@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -87,6 +88,9 @@ bool wantsOutput(const OutputFlags& flags);
 // Exports, optionally checks, and writes; errors come back as "PATH: message".
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path);
+
+// `--shape NAME=D0,D1,...` values → the shapes they give; malformed ones are usage errors.
+std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::string>& specs);
 
 // `--pass` specs → checked requests; unknown passes and bad options are usage errors.
 std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs);

@@ -40,24 +40,7 @@ std::string safeFileName(const std::string& name) {
 }
 
 int runRun(const RunFlags& flags) {
-  std::map<std::string, std::vector<int64_t>> shapes;
-  for (const auto& text : flags.shapes) {
-    auto [name, dims] = splitAssignment(text, "--shape");
-    std::vector<int64_t> shape;
-    size_t start = 0;
-    while (start <= dims.size()) {
-      size_t comma = dims.find(',', start);
-      std::string item =
-          dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      char* end = nullptr;
-      long long d = std::strtoll(item.c_str(), &end, 10);
-      if (item.empty() || *end != '\0' || d < 0)
-        throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
-      shape.push_back(d);
-      start = comma == std::string::npos ? dims.size() + 1 : comma + 1;
-    }
-    shapes[name] = shape;
-  }
+  auto shapes = parseShapes(flags.shapes);
   std::map<std::string, std::string> files;
   for (const auto& text : flags.inputs) files.insert(splitAssignment(text, "--input"));
 

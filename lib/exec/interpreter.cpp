@@ -4,7 +4,13 @@
 
 namespace fxc::exec {
 
-Interpreter::Interpreter(const ir::GraphModule& gm) : gm_(gm) {}
+Interpreter::Interpreter(const ir::GraphModule& gm) : gm_(gm) {
+  for (const ir::Node* node : gm_.graph()) {
+    kernels_[node] = kernelFor(*node);
+    auto& inputs = inputs_of_[node] = node->inputNodes();
+    for (const ir::Node* input : inputs) ++uses_[input];
+  }
+}
 
 std::vector<const ir::Node*> Interpreter::inputs() const {
   std::vector<const ir::Node*> out;
@@ -33,7 +39,7 @@ bool Interpreter::supported(std::string& missing) const {
   for (const ir::Node* node : gm_.graph()) {
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (node->op() == ir::Opcode::kCallMethod ||
-        (call && node->target() != "operator.getitem" && !kernelFor(*node))) {
+        (call && node->target() != "operator.getitem" && !kernels_.at(node))) {
       const ir::Module* module =
           node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
       missing = node->name() + " (" + (module ? module->type() : node->target()) + ")";
@@ -52,7 +58,8 @@ const Value* Interpreter::moduleTensor(const ir::Module& module, const std::stri
 }
 
 std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const Value*> inputs) {
-  const Kernel* kernel = kernelFor(node);
+  auto found = kernels_.find(&node);
+  const Kernel* kernel = found == kernels_.end() ? nullptr : found->second;
   const ir::Module* module =
       node.op() == ir::Opcode::kCallModule ? gm_.findModule(node.target()) : nullptr;
   if (!kernel) {
@@ -68,11 +75,8 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
 }
 
 Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
-  // Values die after their last use: count the uses, as torch.fx's interpreter does.
-  std::unordered_map<const ir::Node*, size_t> uses_left;
-  for (const ir::Node* node : gm_.graph()) {
-    for (const ir::Node* input : node->inputNodes()) ++uses_left[input];
-  }
+  // Values die after their last use, as in torch.fx's interpreter.
+  std::unordered_map<const ir::Node*, size_t> uses_left = uses_;
   std::unordered_map<const ir::Node*, std::vector<Value>> env;
   std::vector<Value> outputs;
   size_t next_input = 0;
@@ -129,7 +133,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           }
         }
       }
-      for (const ir::Node* input : node->inputNodes()) {
+      for (const ir::Node* input : inputs_of_.at(node)) {
         if (--uses_left[input] == 0) env.erase(input);
       }
     }

@@ -14,6 +14,7 @@ namespace fxc::exec {
 
 class Interpreter {
  public:
+  // The graph must not change while the interpreter lives.
   explicit Interpreter(const ir::GraphModule& gm);
   virtual ~Interpreter() = default;
 
@@ -33,6 +34,11 @@ class Interpreter {
   const Kernel* kernelFor(const ir::Node& node) const;
 
   const ir::GraphModule& gm_;
+  // Found once per model, not once per run (the graph must not change while this lives): each
+  // call node's kernel (nullptr when none), each node's inputs, and how many nodes read each.
+  std::unordered_map<const ir::Node*, const Kernel*> kernels_;
+  std::unordered_map<const ir::Node*, std::vector<ir::Node*>> inputs_of_;
+  std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
 };

@@ -167,9 +167,9 @@ std::string npyBytes(const Value& value) {
   return out;
 }
 
-Expected<std::vector<Value>> randomInputs(
-    const ir::GraphModule& gm, uint64_t seed,
-    const std::map<std::string, std::vector<int64_t>>& shapes) {
+Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t seed,
+                                          const std::map<std::string, std::vector<int64_t>>& shapes,
+                                          int64_t batch) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<Value> inputs;
@@ -181,6 +181,10 @@ Expected<std::vector<Value>> randomInputs(
       value.shape = given->second;
     } else if (node->meta.shape) {
       for (const auto& dim : *node->meta.shape) {
+        if (batch > 0 && value.shape.empty()) {
+          value.shape.push_back(batch);
+          continue;
+        }
         if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
           return Error{"input " + node->name() + " has the symbolic dimension '" + dim +
                        "': give --shape " + node->name() + "=D0,D1,..."};

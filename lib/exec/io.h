@@ -19,10 +19,11 @@ Expected<Value> readNpy(const std::string& path);
 std::string npyBytes(const Value& value);
 
 // One seeded random value per placeholder, of its declared shape and dtype (normal floats, zero
-// integers). `shapes` overrides or completes a shape (symbolic dims need it).
-Expected<std::vector<Value>> randomInputs(
-    const ir::GraphModule& gm, uint64_t seed,
-    const std::map<std::string, std::vector<int64_t>>& shapes);
+// integers). `shapes` overrides or completes a shape (symbolic dims need it); `batch` > 0
+// replaces the first declared dimension of every input.
+Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t seed,
+                                          const std::map<std::string, std::vector<int64_t>>& shapes,
+                                          int64_t batch = 0);
 
 // "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5"
 std::string summary(const Value& value);
