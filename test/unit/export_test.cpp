@@ -39,6 +39,19 @@ std::map<std::string, std::string> initializers(const ::onnx::GraphProto& graph)
   return out;
 }
 
+std::string modelPath(const std::string& stem) {
+  return std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx";
+}
+
+// Loads and traces a repository model; the test stops if either fails.
+std::unique_ptr<fxc::ir::GraphModule> traceModel(const std::string& path) {
+  auto loaded = fxc::onnx::loadModel(path);
+  REQUIRE(loaded.ok());
+  auto traced = fxc::onnx::trace(loaded.take(), {});
+  REQUIRE(traced.ok());
+  return traced.take();
+}
+
 }  // namespace
 
 TEST_CASE("trace then export gives back the same nodes and the same initializers, bit for bit") {
@@ -47,13 +60,10 @@ TEST_CASE("trace then export gives back the same nodes and the same initializers
                            "multi_output", "unscoped"}) {
     std::string name = stem;
     CAPTURE(name);
-    std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx";
+    std::string path = modelPath(stem);
     ::onnx::ModelProto source = readProto(path);
-    auto loaded = fxc::onnx::loadModel(path);
-    REQUIRE(loaded.ok());
-    auto traced = fxc::onnx::trace(loaded.take(), {});
-    REQUIRE(traced.ok());
-    auto exported = fxc::onnx::exportModel(*traced.value());
+    auto gm = traceModel(path);
+    auto exported = fxc::onnx::exportModel(*gm);
     REQUIRE(exported.ok());
     const ::onnx::ModelProto& out = *exported.value().proto;
     CHECK(fxc::onnx::checkModel(out).ok());
@@ -73,13 +83,9 @@ TEST_CASE("trace then export gives back the same nodes and the same initializers
 }
 
 TEST_CASE("saving with deferred tensor bytes writes the message protobuf would write") {
-  std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/resnet18_narrow.onnx";
-  auto loaded = fxc::onnx::loadModel(path);
-  REQUIRE(loaded.ok());
-  auto traced = fxc::onnx::trace(loaded.take(), {});
-  REQUIRE(traced.ok());
-  auto deferred = fxc::onnx::exportModel(*traced.value(), true);
-  auto plain = fxc::onnx::exportModel(*traced.value(), false);
+  auto gm = traceModel(modelPath("resnet18_narrow"));
+  auto deferred = fxc::onnx::exportModel(*gm, true);
+  auto plain = fxc::onnx::exportModel(*gm, false);
   REQUIRE(deferred.ok());
   REQUIRE(plain.ok());
   std::string out = std::string(FXC_BINARY_DIR) + "/deferred_save_test.onnx";
@@ -93,12 +99,8 @@ TEST_CASE("saving with deferred tensor bytes writes the message protobuf would w
 }
 
 TEST_CASE("an Identity of a parameter is folded: the export shares one initializer") {
-  std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/identity_alias.onnx";
-  auto loaded = fxc::onnx::loadModel(path);
-  REQUIRE(loaded.ok());
-  auto traced = fxc::onnx::trace(loaded.take(), {});
-  REQUIRE(traced.ok());
-  auto exported = fxc::onnx::exportModel(*traced.value());
+  auto gm = traceModel(modelPath("identity_alias"));
+  auto exported = fxc::onnx::exportModel(*gm);
   REQUIRE(exported.ok());
   const auto& graph = exported.value().proto->graph();
   CHECK(graph.node_size() == 2);
