@@ -1,5 +1,7 @@
 #include "exec/interpreter.h"
 
+#include <new>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace fxc::exec {
@@ -139,6 +141,10 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
     }
   } catch (const ExecError& error) {
     return Error{"node '" + (current ? current->name() : std::string("?")) + "': " + error.what()};
+  } catch (const std::bad_alloc&) {
+    return Error{"node '" + (current ? current->name() : std::string("?")) + "': out of memory"};
+  } catch (const std::length_error&) {
+    return Error{"node '" + (current ? current->name() : std::string("?")) + "': out of memory"};
   } catch (const std::out_of_range&) {
     return Error{"node '" + (current ? current->name() : std::string("?")) +
                  "': an input was not computed"};

@@ -18,6 +18,13 @@ const ir::Argument* KernelContext::attribute(const std::string& name) const {
   return nullptr;
 }
 
+std::optional<Value> KernelContext::tensorAttribute(const std::string& name) const {
+  for (const auto& [key, tensor] : node_.meta.tensor_attributes) {
+    if (key == name && tensor) return fromTensor(*tensor);
+  }
+  return std::nullopt;
+}
+
 int64_t KernelContext::intAttribute(const std::string& name, int64_t fallback) const {
   const ir::Argument* value = attribute(name);
   if (!value) return fallback;
@@ -57,6 +64,7 @@ const std::unordered_map<std::string, Kernel>& cpuKernels() {
     addTensorKernels(table);
     addNeuralNetKernels(table);
     addReductionKernels(table);
+    addLossKernels(table);
     return table;
   }();
   return kernels;

@@ -2,7 +2,9 @@
 // by module type ("module:Conv2d").
 #pragma once
 
+#include <any>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,12 +19,14 @@ namespace fxc::exec {
 class KernelContext {
  public:
   KernelContext(const ir::Node& node, const ir::Module* module, std::vector<const Value*> inputs,
-                std::function<const Value*(const std::string&)> tensor, int64_t opset = 0)
+                std::function<const Value*(const std::string&)> tensor, int64_t opset = 0,
+                std::any* state = nullptr)
       : node_(node),
         module_(module),
         inputs_(std::move(inputs)),
         tensor_(std::move(tensor)),
-        opset_(opset) {}
+        opset_(opset),
+        state_(state) {}
 
   // The model's default-domain opset (0 when unknown).
   int64_t opset() const { return opset_; }
@@ -33,7 +37,13 @@ class KernelContext {
   // A module tensor (weight, bias, running_mean, ...), or nullptr.
   const Value* tensor(const std::string& name) const { return tensor_ ? tensor_(name) : nullptr; }
 
+  // What a kernel keeps for its node between runs (prepared primitives, reordered weights); it
+  // lives as long as the interpreter. nullptr when the caller keeps nothing.
+  std::any* state() const { return state_; }
+
   const ir::Argument* attribute(const std::string& name) const;
+  // A tensor-valued attribute (ConstantOfShape's value), or nullopt.
+  std::optional<Value> tensorAttribute(const std::string& name) const;
   int64_t intAttribute(const std::string& name, int64_t fallback) const;
   float floatAttribute(const std::string& name, float fallback) const;
   std::string stringAttribute(const std::string& name, const std::string& fallback) const;
@@ -45,6 +55,7 @@ class KernelContext {
   std::vector<const Value*> inputs_;
   std::function<const Value*(const std::string&)> tensor_;
   int64_t opset_;
+  std::any* state_;
 };
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;

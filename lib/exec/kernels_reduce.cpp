@@ -231,7 +231,14 @@ void addReductionKernels(KernelTable& t) {
     for (size_t d = axis; d < x.shape.size(); ++d) inner *= x.shape[d];
     float eps = c.floatAttribute("epsilon", 1e-5f);
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
-    for (int64_t row = 0; row < x.numel() / std::max<int64_t>(inner, 1); ++row) {
+    // Mean and inverse standard deviation (ONNX's optional outputs): one per row, shaped as the
+    // input with the normalized axes kept as 1.
+    std::vector<int64_t> row_shape = x.shape;
+    for (size_t d = axis; d < row_shape.size(); ++d) row_shape[d] = 1;
+    int64_t rows = x.numel() / std::max<int64_t>(inner, 1);
+    Value means = Value::floats(row_shape, std::vector<float>(static_cast<size_t>(rows)));
+    Value inv_std = means;
+    for (int64_t row = 0; row < rows; ++row) {
       const float* in = &x.f[static_cast<size_t>(row * inner)];
       double mean = 0, var = 0;
       for (int64_t k = 0; k < inner; ++k) mean += in[k];
@@ -239,6 +246,8 @@ void addReductionKernels(KernelTable& t) {
       for (int64_t k = 0; k < inner; ++k) var += (in[k] - mean) * (in[k] - mean);
       var /= static_cast<double>(inner);
       double inv = 1.0 / std::sqrt(var + eps);
+      means.f[static_cast<size_t>(row)] = static_cast<float>(mean);
+      inv_std.f[static_cast<size_t>(row)] = static_cast<float>(inv);
       for (int64_t k = 0; k < inner; ++k) {
         size_t at = static_cast<size_t>(k);
         double v = (in[k] - mean) * inv;
@@ -247,8 +256,7 @@ void addReductionKernels(KernelTable& t) {
         y.f[static_cast<size_t>(row * inner + k)] = static_cast<float>(v);
       }
     }
-    // Mean and inverse standard deviation outputs (training) are not computed.
-    return std::vector<Value>{std::move(y)};
+    return std::vector<Value>{std::move(y), std::move(means), std::move(inv_std)};
   });
   add(t, {"torch.argmax"}, argExtreme(true));
   add(t, {"torch.argmin"}, argExtreme(false));

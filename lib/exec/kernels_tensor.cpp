@@ -26,7 +26,7 @@ std::vector<int64_t> axesOf(const KernelContext& c) {
 // Copies elements of `x` into `y` (already shaped) reading through `source_index`.
 template <typename F>
 void gatherElements(const Value& x, Value& y, F source_index) {
-  int64_t n = y.numel();
+  int64_t n = checkedNumel(y.shape, y.dtype);
   if (x.isFloat()) {
     y.f.resize(static_cast<size_t>(n));
     for (int64_t k = 0; k < n; ++k)
@@ -36,6 +36,55 @@ void gatherElements(const Value& x, Value& y, F source_index) {
     for (int64_t k = 0; k < n; ++k)
       y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
   }
+}
+
+// Cast: float32 and the integer types the executor keeps (wrapped to the target's width, as C
+// casts do), bool as nonzero.
+Value castTo(const Value& x, ir::DType to) {
+  Value y;
+  y.shape = x.shape;
+  y.dtype = to;
+  if (to == ir::DType::kFloat32) {
+    y.f.resize(static_cast<size_t>(x.numel()));
+    for (size_t k = 0; k < y.f.size(); ++k)
+      y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
+    return y;
+  }
+  y.i.resize(static_cast<size_t>(x.numel()));
+  for (size_t k = 0; k < y.i.size(); ++k) {
+    if (x.isFloat() && to != ir::DType::kBool && !(std::fabs(x.f[k]) < 9.2e18f))
+      throw ExecError("unsupported: Cast of " + std::to_string(x.f[k]) + " to an integer");
+    int64_t v = x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k];
+    switch (to) {
+      case ir::DType::kInt64:
+        y.i[k] = v;
+        break;
+      case ir::DType::kInt32:
+        y.i[k] = static_cast<int32_t>(v);
+        break;
+      case ir::DType::kInt16:
+        y.i[k] = static_cast<int16_t>(v);
+        break;
+      case ir::DType::kInt8:
+        y.i[k] = static_cast<int8_t>(v);
+        break;
+      case ir::DType::kUInt8:
+        y.i[k] = static_cast<uint8_t>(v);
+        break;
+      case ir::DType::kUInt16:
+        y.i[k] = static_cast<uint16_t>(v);
+        break;
+      case ir::DType::kUInt32:
+        y.i[k] = static_cast<uint32_t>(v);
+        break;
+      case ir::DType::kBool:
+        y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
+        break;
+      default:
+        throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
+    }
+  }
+  return y;
 }
 
 }  // namespace
@@ -413,7 +462,9 @@ void addTensorKernels(KernelTable& t) {
     if (start.isFloat()) {
       double s0 = start.f.at(0), l = limit.f.at(0), d = delta.f.at(0);
       if (d == 0) throw ExecError("Range with delta 0");
-      int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s0) / d)));
+      double count = std::max(0.0, std::ceil((l - s0) / d));
+      if (!(count < 9e18)) throw ExecError("Range has too many elements");
+      int64_t n = checkedNumel({static_cast<int64_t>(count)});
       for (int64_t k = 0; k < n; ++k)
         y.f.push_back(static_cast<float>(s0 + static_cast<double>(k) * d));
       y.shape = {n};
@@ -421,6 +472,7 @@ void addTensorKernels(KernelTable& t) {
       int64_t s0 = start.i.at(0), l = limit.i.at(0), d = delta.i.at(0);
       if (d == 0) throw ExecError("Range with delta 0");
       int64_t n = std::max<int64_t>(0, (l - s0 + d + (d > 0 ? -1 : 1)) / d);
+      checkedNumel({n}, y.dtype);
       for (int64_t k = 0; k < n; ++k) y.i.push_back(s0 + k * d);
       y.shape = {n};
     }
@@ -469,24 +521,24 @@ void addTensorKernels(KernelTable& t) {
     return std::vector<Value>{std::move(y)};
   });
   add(t, {"onnx.Cast"}, [](const KernelContext& c) {
-    const Value& x = c.input(0);
-    auto to = static_cast<ir::DType>(c.intAttribute("to", 1));
+    return std::vector<Value>{castTo(c.input(0), static_cast<ir::DType>(c.intAttribute("to", 1)))};
+  });
+  add(t, {"onnx.CastLike"}, [](const KernelContext& c) {
+    return std::vector<Value>{castTo(c.input(0), c.input(1).dtype)};
+  });
+  // ConstantOfShape: a tensor of the given shape filled with `value` (float32 0 by default).
+  add(t, {"onnx.ConstantOfShape"}, [](const KernelContext& c) {
+    std::vector<int64_t> shape = c.input(0).asInts();
+    Value fill = c.tensorAttribute("value").value_or(Value::floats({1}, {0.0f}));
+    if (fill.numel() != 1) throw ExecError("ConstantOfShape's value must have one element");
     Value y;
-    y.shape = x.shape;
-    y.dtype = to;
-    if (to == ir::DType::kFloat32) {
-      y.f.resize(static_cast<size_t>(x.numel()));
-      for (size_t k = 0; k < y.f.size(); ++k)
-        y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
-    } else if (to == ir::DType::kInt64 || to == ir::DType::kInt32 || to == ir::DType::kBool) {
-      y.i = x.asInts();
-      if (to == ir::DType::kBool) {
-        for (size_t k = 0; k < y.i.size(); ++k)
-          y.i[k] = x.isFloat() ? (x.f[k] != 0) : (y.i[k] != 0);
-      }
-    } else {
-      throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
-    }
+    y.dtype = fill.dtype;
+    y.shape = shape;
+    size_t n = static_cast<size_t>(checkedNumel(shape, fill.dtype));
+    if (fill.isFloat())
+      y.f.assign(n, fill.f[0]);
+    else
+      y.i.assign(n, fill.i[0]);
     return std::vector<Value>{std::move(y)};
   });
 }

@@ -1,5 +1,8 @@
 #include "exec/value.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 
 namespace fxc::exec {
@@ -36,6 +39,26 @@ std::string shapeText(const std::vector<int64_t>& shape) {
   std::string out = "[";
   for (size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
   return out + "]";
+}
+
+int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw ExecError("shape " + shapeText(shape) + " has a negative dimension");
+    if (__builtin_mul_overflow(n, d, &n))
+      throw ExecError("shape " + shapeText(shape) + " has more elements than 64 bits can count");
+  }
+  static const double memory =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  double bytes = static_cast<double>(n) * (dtype == ir::DType::kFloat32 ? 4.0 : 8.0);
+  if (memory > 0 && bytes > memory) {
+    char text[128];
+    std::snprintf(text, sizeof text, " needs %.1f GB, more than this machine's %.1f GB",
+                  bytes / 1e9, memory / 1e9);
+    throw ExecError("shape " + shapeText(shape) + " of " + std::string(ir::dtypeName(dtype)) +
+                    text);
+  }
+  return n;
 }
 
 namespace {

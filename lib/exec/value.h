@@ -35,6 +35,11 @@ struct Value {
 
 std::string shapeText(const std::vector<int64_t>& shape);
 
+// The element count of a shape about to be allocated, checked: no negative dimension, no
+// overflow, and no more bytes (as stored here: 4 per float, 8 per integer) than the machine's
+// memory. Throws ExecError naming the shape.
+int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype = ir::DType::kFloat32);
+
 // A constant tensor of the module tree as a runtime value (copies; float32/64, ints, bool).
 Value fromTensor(const ir::Tensor& tensor);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <any>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@ namespace fxc::ir {
 
 class Graph;
 class GraphModule;
+class Tensor;
 
 enum class Opcode : uint8_t {
   kPlaceholder,
@@ -31,6 +33,9 @@ std::optional<Opcode> opcodeFromName(std::string_view name);
 struct Meta {
   std::string dtype;                              // "float32", ... ; empty when unknown
   std::optional<std::vector<std::string>> shape;  // dims as text ("1", "N"); nullopt when unknown
+  // Attributes whose value is a tensor (ONNX ConstantOfShape's `value`): the kwargs print a
+  // summary, the executor reads the tensor here.
+  std::vector<std::pair<std::string, std::shared_ptr<const Tensor>>> tensor_attributes;
   std::any source;
 };
 

@@ -553,7 +553,21 @@ class Tracer {
     }
     // The record shares ownership of the model rather than copying the node out of it.
     record.protos.emplace_back(model_.proto, &node);
+    keepTensorAttributes(node, *call);
     bindOutputs(call, node, std::move(record));
+  }
+
+  // Tensor-valued attributes as tensors the executor can read; the proto is copied (these are
+  // small), so that the record still exports the attribute as it was.
+  void keepTensorAttributes(const NodeProto& node, ir::Node& call) {
+    for (const auto& attr : node.attribute()) {
+      if (attr.type() != AttributeProto::TENSOR || !attr.has_t()) continue;
+      ::onnx::TensorProto copy = attr.t();
+      auto tensor =
+          takeTensor(copy, model_.base_dir, "attribute " + attr.name() + " of " + node.op_type());
+      if (!tensor) throw TraceError{tensor.error()};
+      call.meta.tensor_attributes.emplace_back(attr.name(), tensor.take());
+    }
   }
 
   // Single-output ops are their value; multi-output ops are followed by one getitem per output

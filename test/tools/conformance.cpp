@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -68,11 +69,16 @@ std::string compare(const exec::Value& got, const exec::Value& want) {
 
 int main(int argc, char** argv) {
   bool verbose = false;
+  double min_pass = 0;  // --min-pass PCT: also fail when fewer than PCT percent pass
   std::vector<std::string> tests;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
     if (arg == "-v") {
       verbose = true;
+      continue;
+    }
+    if (arg == "--min-pass" && a + 1 < argc) {
+      min_pass = std::atof(argv[++a]);
       continue;
     }
     if (exists(arg + "/model.onnx")) {
@@ -153,6 +159,10 @@ int main(int argc, char** argv) {
   if (verbose) {
     for (const auto& [op, count] : missing)
       std::printf("  unsupported: %s (%d)\n", op.c_str(), count);
+  }
+  if (total && 100.0 * passed / total < min_pass) {
+    std::printf("fewer than %.0f%% pass\n", min_pass);
+    return 1;
   }
   return failed ? 1 : 0;
 }
