@@ -24,4 +24,31 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
 
+// Convolution and pooling windows (2-D), validated; shared by the reference and fast kernels.
+struct Window {
+  std::vector<int64_t> kernel, strides, pads, dilations;  // pads: begins then ends
+};
+Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spatial);
+int64_t outputSize(int64_t in, int64_t k, int64_t stride, int64_t pad_begin, int64_t pad_end,
+                   int64_t dilation, bool ceil_mode);
+struct ConvGeometry {
+  int64_t groups, n, cin, h, w, cout, cin_g, kh, kw, oh, ow;
+  Window win;
+};
+ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w);
+struct PoolGeometry {
+  int64_t n, ch, h, w, oh, ow;
+  bool ceil_mode, include_pad;
+  Window win;
+};
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max);
+
+// y[m×n] = op(a)·op(b) over row-major matrices (op: transposed when asked); y is overwritten.
+using Product = void (*)(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                         const float* a, const float* b, float* y);
+void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
+                      const float* b, float* y);
+Kernel gemmKernel(Product product);    // Gemm and Linear
+Kernel matmulKernel(Product product);  // MatMul with batch broadcasting
+
 }  // namespace fxc::exec

@@ -7,17 +7,6 @@
 #include "exec/kernels_internal.h"
 
 namespace fxc::exec {
-namespace {
-
-// A parameter: the module's tensor `name` or the call's input `index` (functional form).
-const Value* parameter(const KernelContext& c, const char* name, size_t index) {
-  if (const Value* t = c.tensor(name)) return t;
-  return c.optionalInput(index);
-}
-
-struct Window {
-  std::vector<int64_t> kernel, strides, pads, dilations;  // pads: begins then ends
-};
 
 Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spatial) {
   std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
@@ -49,23 +38,75 @@ int64_t outputSize(int64_t in, int64_t k, int64_t stride, int64_t pad_begin, int
   return out;
 }
 
+ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w) {
+  if (x.shape.size() != 4 || w.shape.size() != 4)
+    throw ExecError("unsupported: convolution that is not 2-D");
+  ConvGeometry g;
+  g.groups = c.intAttribute("group", 1);
+  g.n = x.shape[0], g.cin = x.shape[1], g.h = x.shape[2], g.w = x.shape[3];
+  g.cout = w.shape[0], g.cin_g = w.shape[1], g.kh = w.shape[2], g.kw = w.shape[3];
+  if (g.groups <= 0 || g.cin != g.cin_g * g.groups || g.cout % g.groups != 0)
+    throw ExecError("channels do not match the weight and groups");
+  g.win = windowOf(c, c.intsAttribute("kernel_shape", {g.kh, g.kw}), 2);
+  if (g.win.kernel[0] != g.kh || g.win.kernel[1] != g.kw)
+    throw ExecError("kernel_shape does not match the weight");
+  const Window& win = g.win;
+  g.oh = outputSize(g.h, g.kh, win.strides[0], win.pads[0], win.pads[2], win.dilations[0], false);
+  g.ow = outputSize(g.w, g.kw, win.strides[1], win.pads[1], win.pads[3], win.dilations[1], false);
+  if (g.oh <= 0 || g.ow <= 0) throw ExecError("the kernel is larger than the padded input");
+  checkedNumel({g.n, g.cout, g.oh, g.ow});
+  return g;
+}
+
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max) {
+  if (x.shape.size() != 4) throw ExecError("unsupported: pooling that is not 2-D");
+  std::vector<int64_t> kernel = c.intsAttribute("kernel_shape", {});
+  if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
+  if (max && c.intAttribute("storage_order", 0) != 0) throw ExecError("unsupported: storage_order");
+  PoolGeometry g;
+  g.win = windowOf(c, kernel, 2);
+  g.ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
+  g.include_pad = c.intAttribute("count_include_pad", 0) != 0;
+  g.n = x.shape[0], g.ch = x.shape[1], g.h = x.shape[2], g.w = x.shape[3];
+  const Window& win = g.win;
+  g.oh = outputSize(g.h, kernel[0], win.strides[0], win.pads[0], win.pads[2], win.dilations[0],
+                    g.ceil_mode);
+  g.ow = outputSize(g.w, kernel[1], win.strides[1], win.pads[1], win.pads[3], win.dilations[1],
+                    g.ceil_mode);
+  if (g.oh <= 0 || g.ow <= 0) throw ExecError("the window is larger than the padded input");
+  return g;
+}
+
+void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
+                      const float* b, float* y) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += (trans_a ? a[p * m + i] : a[i * k + p]) * (trans_b ? b[j * k + p] : b[p * n + j]);
+      y[i * n + j] = sum;
+    }
+  }
+}
+
+namespace {
+
+// A parameter: the module's tensor `name` or the call's input `index` (functional form).
+const Value* parameter(const KernelContext& c, const char* name, size_t index) {
+  if (const Value* t = c.tensor(name)) return t;
+  return c.optionalInput(index);
+}
+
 std::vector<Value> conv2d(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
-  if (x.shape.size() != 4 || w->shape.size() != 4)
-    throw ExecError("unsupported: convolution that is not 2-D");
-  int64_t groups = c.intAttribute("group", 1);
-  int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  int64_t cout = w->shape[0], cin_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
-  if (cin != cin_g * groups || cout % groups != 0)
-    throw ExecError("channels do not match the weight and groups");
-  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), 2);
-  int64_t oh = outputSize(h, kh, win.strides[0], win.pads[0], win.pads[2], win.dilations[0], false);
-  int64_t ow =
-      outputSize(wd, kw, win.strides[1], win.pads[1], win.pads[3], win.dilations[1], false);
-  if (oh <= 0 || ow <= 0) throw ExecError("the kernel is larger than the padded input");
+  ConvGeometry geometry = convGeometry(c, x, requireFloat(*w, "the weight"));
+  int64_t groups = geometry.groups, n = geometry.n, cin = geometry.cin, h = geometry.h,
+          wd = geometry.w, cout = geometry.cout, cin_g = geometry.cin_g, kh = geometry.kh,
+          kw = geometry.kw, oh = geometry.oh, ow = geometry.ow;
+  const Window& win = geometry.win;
   Value y =
       Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
   int64_t cout_g = cout / groups;
@@ -167,126 +208,126 @@ std::vector<Value> batchNorm(const KernelContext& c) {
   float eps = c.floatAttribute("epsilon", 1e-5f);
   int64_t channels = x.shape[1], inner = 1;
   for (size_t k = 2; k < x.shape.size(); ++k) inner *= x.shape[k];
+  for (const Value* p : {scale, bias, mean, var}) {
+    if (requireFloat(*p, "a BatchNorm parameter").numel() != channels)
+      throw ExecError("BatchNorm parameters must have one element per channel");
+  }
+  // y = (x - mean) / sqrt(var + eps) * scale + bias, as one multiply-add per element.
+  std::vector<float> a(static_cast<size_t>(channels)), b(a.size());
+  for (size_t ch = 0; ch < a.size(); ++ch) {
+    a[ch] = scale->f[ch] / std::sqrt(var->f[ch] + eps);
+    b[ch] = bias->f[ch] - mean->f[ch] * a[ch];
+  }
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
   for (size_t k = 0; k < x.f.size(); ++k) {
     size_t ch = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
-    y.f[k] = (x.f[k] - mean->f[ch]) / std::sqrt(var->f[ch] + eps) * scale->f[ch] + bias->f[ch];
+    y.f[k] = x.f[k] * a[ch] + b[ch];
   }
   return {std::move(y)};
 }
 
 // Gemm (and Linear modules): Y = alpha·A'·B' + beta·C. On input of rank > 2 (a Linear from
 // MatMul) the last axis is contracted.
-std::vector<Value> gemm(const KernelContext& c) {
-  const Value& a = requireFloat(c.input(0), "A");
-  const Value* b = parameter(c, "weight", 1);
-  const Value* bias = parameter(c, "bias", 2);
-  if (!b || b->shape.size() != 2) throw ExecError("the weight must be 2-D");
-  bool trans_a = c.intAttribute("transA", 0) != 0, trans_b = c.intAttribute("transB", 0) != 0;
-  float alpha = c.floatAttribute("alpha", 1.0f), beta = c.floatAttribute("beta", 1.0f);
-  if (a.shape.empty()) throw ExecError("A is a scalar");
-  int64_t k = trans_a ? a.shape[0] : a.shape.back();
-  int64_t m = a.numel() / std::max<int64_t>(k, 1);
-  if (trans_a && a.shape.size() != 2) throw ExecError("transA needs a 2-D A");
-  int64_t kb = trans_b ? b->shape[1] : b->shape[0], nn = trans_b ? b->shape[0] : b->shape[1];
-  if (kb != k)
-    throw ExecError("A " + shapeText(a.shape) + " and B " + shapeText(b->shape) +
-                    " do not multiply");
-  std::vector<int64_t> shape = a.shape;
-  if (trans_a) shape = {a.shape[1], a.shape[0]};
-  shape.back() = nn;
-  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(m * nn)));
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < nn; ++j) {
-      float sum = 0;
-      for (int64_t p = 0; p < k; ++p) {
-        float av =
-            trans_a ? a.f[static_cast<size_t>(p * m + i)] : a.f[static_cast<size_t>(i * k + p)];
-        float bv =
-            trans_b ? b->f[static_cast<size_t>(j * k + p)] : b->f[static_cast<size_t>(p * nn + j)];
-        sum += av * bv;
-      }
-      float cv = 0;
-      if (bias) {
-        if (bias->numel() == 1)
-          cv = bias->f[0];
-        else if (bias->numel() == nn)
-          cv = bias->f[static_cast<size_t>(j)];
-        else if (bias->numel() == m * nn)
-          cv = bias->f[static_cast<size_t>(i * nn + j)];
-        else
-          throw ExecError("C " + shapeText(bias->shape) + " does not broadcast");
-      }
-      y.f[static_cast<size_t>(i * nn + j)] = alpha * sum + beta * cv;
+}  // namespace
+
+Kernel gemmKernel(Product product) {
+  return [product](const KernelContext& c) -> std::vector<Value> {
+    const Value& a = requireFloat(c.input(0), "A");
+    const Value* b = parameter(c, "weight", 1);
+    const Value* bias = parameter(c, "bias", 2);
+    if (!b || b->shape.size() != 2) throw ExecError("the weight must be 2-D");
+    requireFloat(*b, "B");
+    bool trans_a = c.intAttribute("transA", 0) != 0, trans_b = c.intAttribute("transB", 0) != 0;
+    float alpha = c.floatAttribute("alpha", 1.0f), beta = c.floatAttribute("beta", 1.0f);
+    if (a.shape.empty()) throw ExecError("A is a scalar");
+    int64_t k = trans_a ? a.shape[0] : a.shape.back();
+    int64_t m = a.numel() / std::max<int64_t>(k, 1);
+    if (trans_a && a.shape.size() != 2) throw ExecError("transA needs a 2-D A");
+    int64_t kb = trans_b ? b->shape[1] : b->shape[0], nn = trans_b ? b->shape[0] : b->shape[1];
+    if (kb != k)
+      throw ExecError("A " + shapeText(a.shape) + " and B " + shapeText(b->shape) +
+                      " do not multiply");
+    std::vector<int64_t> shape = a.shape;
+    if (trans_a) shape = {a.shape[1], a.shape[0]};
+    shape.back() = nn;
+    // C broadcasts unidirectionally to [M, N]: its row and column strides (0 along a broadcast).
+    int64_t row_stride = 0, col_stride = 0;
+    if (bias) {
+      requireFloat(*bias, "C");
+      std::vector<int64_t> cs = bias->shape;
+      if (cs.size() > 2) throw ExecError("C " + shapeText(cs) + " does not broadcast");
+      cs.insert(cs.begin(), 2 - cs.size(), 1);
+      if ((cs[0] != 1 && cs[0] != m) || (cs[1] != 1 && cs[1] != nn))
+        throw ExecError("C " + shapeText(bias->shape) + " does not broadcast to [" +
+                        std::to_string(m) + ", " + std::to_string(nn) + "]");
+      row_stride = cs[0] == 1 ? 0 : cs[1];
+      col_stride = cs[1] == 1 ? 0 : 1;
     }
-  }
-  return {std::move(y)};
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+    product(trans_a, trans_b, m, nn, k, a.f.data(), b->f.data(), y.f.data());
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < nn; ++j) {
+        float& out = y.f[static_cast<size_t>(i * nn + j)];
+        float cv = bias ? bias->f[static_cast<size_t>(i * row_stride + j * col_stride)] : 0.0f;
+        out = alpha * out + beta * cv;
+      }
+    }
+    return {std::move(y)};
+  };
 }
 
-std::vector<Value> matmul(const KernelContext& c) {
-  const Value& a = requireFloat(c.input(0), "A");
-  const Value& b = requireFloat(c.input(1), "B");
-  if (a.shape.size() < 2 || b.shape.size() < 2)
-    throw ExecError("unsupported: MatMul of 1-D operands");
-  int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
-  if (b.shape[b.shape.size() - 2] != k)
-    throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
-                    " do not multiply");
-  std::vector<int64_t> ba(a.shape.begin(), a.shape.end() - 2),
-      bb(b.shape.begin(), b.shape.end() - 2);
-  size_t rank = std::max(ba.size(), bb.size());
-  ba.insert(ba.begin(), rank - ba.size(), 1);
-  bb.insert(bb.begin(), rank - bb.size(), 1);
-  std::vector<int64_t> batch(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    if (ba[d] != bb[d] && ba[d] != 1 && bb[d] != 1)
-      throw ExecError("batch dimensions do not broadcast");
-    batch[d] = std::max(ba[d], bb[d]);
-  }
-  int64_t count = 1;
-  for (int64_t d : batch) count *= d;
-  std::vector<int64_t> shape = batch;
-  shape.push_back(m);
-  shape.push_back(n);
-  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(count * m * n)));
-  std::vector<int64_t> sa = stridesOf(ba), sb = stridesOf(bb), so = stridesOf(batch);
-  for (int64_t t = 0; t < count; ++t) {
-    int64_t ia = 0, ib = 0;
+Kernel matmulKernel(Product product) {
+  return [product](const KernelContext& c) -> std::vector<Value> {
+    const Value& a = requireFloat(c.input(0), "A");
+    const Value& b = requireFloat(c.input(1), "B");
+    if (a.shape.size() < 2 || b.shape.size() < 2)
+      throw ExecError("unsupported: MatMul of 1-D operands");
+    int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
+    if (b.shape[b.shape.size() - 2] != k)
+      throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
+                      " do not multiply");
+    std::vector<int64_t> ba(a.shape.begin(), a.shape.end() - 2),
+        bb(b.shape.begin(), b.shape.end() - 2);
+    size_t rank = std::max(ba.size(), bb.size());
+    ba.insert(ba.begin(), rank - ba.size(), 1);
+    bb.insert(bb.begin(), rank - bb.size(), 1);
+    std::vector<int64_t> batch(rank);
     for (size_t d = 0; d < rank; ++d) {
-      int64_t index = (t / so[d]) % batch[d];
-      ia += (ba[d] == 1 ? 0 : index) * sa[d];
-      ib += (bb[d] == 1 ? 0 : index) * sb[d];
+      if (ba[d] != bb[d] && ba[d] != 1 && bb[d] != 1)
+        throw ExecError("batch dimensions do not broadcast");
+      batch[d] = std::max(ba[d], bb[d]);
     }
-    const float* pa = &a.f[static_cast<size_t>(ia * m * k)];
-    const float* pb = &b.f[static_cast<size_t>(ib * k * n)];
-    float* py = &y.f[static_cast<size_t>(t * m * n)];
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t p = 0; p < k; ++p) {
-        float av = pa[i * k + p];
-        for (int64_t j = 0; j < n; ++j) py[i * n + j] += av * pb[p * n + j];
+    int64_t count = 1;
+    for (int64_t d : batch) count *= d;
+    std::vector<int64_t> shape = batch;
+    shape.push_back(m);
+    shape.push_back(n);
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+    std::vector<int64_t> sa = stridesOf(ba), sb = stridesOf(bb), so = stridesOf(batch);
+    for (int64_t t = 0; t < count; ++t) {
+      int64_t ia = 0, ib = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t index = (t / so[d]) % batch[d];
+        ia += (ba[d] == 1 ? 0 : index) * sa[d];
+        ib += (bb[d] == 1 ? 0 : index) * sb[d];
       }
+      product(false, false, m, n, k, &a.f[static_cast<size_t>(ia * m * k)],
+              &b.f[static_cast<size_t>(ib * k * n)], &y.f[static_cast<size_t>(t * m * n)]);
     }
-  }
-  return {std::move(y)};
+    return {std::move(y)};
+  };
 }
+
+namespace {
 
 template <bool kMax>
 std::vector<Value> pool2d(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
-  if (x.shape.size() != 4) throw ExecError("unsupported: pooling that is not 2-D");
-  std::vector<int64_t> kernel = c.intsAttribute("kernel_shape", {});
-  if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
-  if (kMax && c.intAttribute("storage_order", 0) != 0)
-    throw ExecError("unsupported: storage_order");
-  Window win = windowOf(c, kernel, 2);
-  bool ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
-  bool include_pad = c.intAttribute("count_include_pad", 0) != 0;
-  int64_t n = x.shape[0], ch = x.shape[1], h = x.shape[2], w = x.shape[3];
-  int64_t oh = outputSize(h, kernel[0], win.strides[0], win.pads[0], win.pads[2], win.dilations[0],
-                          ceil_mode);
-  int64_t ow = outputSize(w, kernel[1], win.strides[1], win.pads[1], win.pads[3], win.dilations[1],
-                          ceil_mode);
-  if (oh <= 0 || ow <= 0) throw ExecError("the window is larger than the padded input");
+  PoolGeometry g = poolGeometry(c, x, kMax);
+  int64_t n = g.n, ch = g.ch, h = g.h, w = g.w, oh = g.oh, ow = g.ow;
+  const std::vector<int64_t>& kernel = g.win.kernel;
+  const Window& win = g.win;
+  bool include_pad = g.include_pad;
   Value y =
       Value::floats({n, ch, oh, ow}, std::vector<float>(static_cast<size_t>(n * ch * oh * ow)));
   for (int64_t plane = 0; plane < n * ch; ++plane) {
@@ -389,8 +430,8 @@ void addNeuralNetKernels(KernelTable& t) {
       {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",
        "torch.nn.functional.batch_norm"},
       batchNorm);
-  add(t, {"module:Linear", "onnx.Gemm"}, gemm);
-  add(t, {"operator.matmul"}, matmul);
+  add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(referenceProduct));
+  add(t, {"operator.matmul"}, matmulKernel(referenceProduct));
   add(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pool2d<true>);
   add(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pool2d<false>);
   add(t, {"module:AdaptiveAvgPool2d", "torch.nn.functional.adaptive_avg_pool2d"},
