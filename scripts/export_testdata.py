@@ -57,10 +57,13 @@ def narrow(model, torch, factor):
     return model
 
 
-def export(torch, model, path, example, input_names=("input",), output_names=("output",)):
+def export(torch, model, path, example, input_names=("input",), output_names=("output",),
+           dynamic_batch=False):
+    axes = {name: {0: "N"} for name in (*input_names, *output_names)} if dynamic_batch else None
     torch.onnx.export(model, example, path, opset_version=13,
                       training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False,
-                      input_names=list(input_names), output_names=list(output_names))
+                      input_names=list(input_names), output_names=list(output_names),
+                      dynamic_axes=axes)
     onnx.checker.check_model(onnx.load(path))
 
 
@@ -366,7 +369,7 @@ def big_models(directory):
         model = getattr(torchvision.models, name)().eval()
         randomize_batchnorm(model, torch)
         with torch.no_grad():
-            export(torch, model, os.path.join(directory, name + ".onnx"), x)
+            export(torch, model, os.path.join(directory, name + ".onnx"), x, dynamic_batch=True)
         torchfx_views(torch, model, name) if directory == REFERENCE else None
         print(os.path.join(directory, name + ".onnx"))
 

@@ -5,6 +5,7 @@ packages=(
   g++ cmake ninja-build ccache
   libonnx-dev libprotobuf-dev protobuf-compiler
   libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev
+  libdnnl-dev  # oneDNN: the fast CPU kernels
   libonnx-testdata  # ONNX's backend test models, traced by the tests
 )
 missing=()

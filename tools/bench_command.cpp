@@ -19,10 +19,8 @@ struct BenchFlags {
   std::vector<std::string> passes;
   int runs = 20;
   int warmup = 3;
-  int64_t batch = 0;
-  std::vector<std::string> shapes;
-  uint64_t seed = 0;
   std::string format = "text";
+  ExecFlags exec;
 };
 
 struct Timing {
@@ -31,7 +29,7 @@ struct Timing {
 
 Expected<Timing> time(const ir::GraphModule& gm, const std::vector<exec::Value>& inputs,
                       const BenchFlags& flags) {
-  exec::Interpreter interpreter(gm);
+  exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
   std::string missing;
   if (!interpreter.supported(missing))
     return Error{"unsupported: node " + missing + " has no CPU kernel"};
@@ -51,7 +49,6 @@ Expected<Timing> time(const ir::GraphModule& gm, const std::vector<exec::Value>&
 
 int runBench(const BenchFlags& flags) {
   if (flags.runs < 1 || flags.warmup < 0) throw UsageError{"--runs must be >= 1 and --warmup >= 0"};
-  if (flags.batch < 0) throw UsageError{"--batch must be >= 1"};
   auto requests = parsePasses(flags.passes);
   std::string path = resolveModelPath(flags.model);
   auto traced = loadGraphModule(path, {});
@@ -61,7 +58,7 @@ int runBench(const BenchFlags& flags) {
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  auto inputs = exec::randomInputs(gm, flags.seed, parseShapes(flags.shapes), flags.batch);
+  auto inputs = randomInputs(gm, flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
@@ -124,10 +121,7 @@ Runner addBenchCommand(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--runs", flags->runs, "timed runs (default 20)");
   cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 3)");
-  cmd->add_option("--batch", flags->batch, "batch size: the first dimension of every input");
-  cmd->add_option("--shape", flags->shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
-      ->allow_extra_args(false);
-  cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
+  addExecFlags(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runBench(*flags) : -1; };

@@ -45,6 +45,28 @@ void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
   cmd.add_flag("--graph", flags.graph, "torch.fx's str(graph) view");
 }
 
+void addExecFlags(CLI::App& cmd, ExecFlags& flags) {
+  cmd.add_option("--backend", flags.backend,
+                 "cpu (oneDNN where it applies; the default) or reference (plain loops only)")
+      ->check(CLI::IsMember({"cpu", "reference"}));
+  cmd.add_option("--threads", flags.threads, "threads for the CPU kernels (default: one per core)")
+      ->check(CLI::Range(1, 1024));
+  cmd.add_option("--seed", flags.seed, "seed of the random inputs (default 0)");
+  cmd.add_option("--shape", flags.shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
+      ->allow_extra_args(false);
+  cmd.add_option("--batch", flags.batch, "batch size: the first dimension of every input")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+}
+
+Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const ExecFlags& flags) {
+  return exec::randomInputs(gm, flags.seed, parseShapes(flags.shapes), flags.batch);
+}
+
+exec::Backend applyExecFlags(const ExecFlags& flags) {
+  if (flags.threads > 0) exec::setThreads(flags.threads);
+  return flags.backend == "reference" ? exec::Backend::kReference : exec::Backend::kCpu;
+}
+
 std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular) {
   std::string text;
   if (flags.tabular || (default_tabular && !flags.any()))

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "exec/interpreter.h"
+#include "exec/io.h"
 #include "ir/expected.h"
 #include "ir/graph_module.h"
 #include "onnx/trace.h"
@@ -88,6 +90,20 @@ bool wantsOutput(const OutputFlags& flags);
 // Exports, optionally checks, and writes; errors come back as "PATH: message".
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path);
+
+// --backend / --threads / --seed / --shape / --batch, shared by the commands that run a model.
+struct ExecFlags {
+  std::string backend = "cpu";
+  int threads = 0;  // 0: one per core
+  uint64_t seed = 0;
+  std::vector<std::string> shapes;
+  int64_t batch = 0;  // 0: as declared
+};
+void addExecFlags(CLI::App& cmd, ExecFlags& flags);
+// Sets the thread count; the backend to run on.
+exec::Backend applyExecFlags(const ExecFlags& flags);
+// Seeded random inputs of the declared shapes, with --shape and --batch applied.
+Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const ExecFlags& flags);
 
 // `--shape NAME=D0,D1,...` values → the shapes they give; malformed ones are usage errors.
 std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::string>& specs);

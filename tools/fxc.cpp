@@ -1,4 +1,5 @@
 // fxc: the torch.fx workflow for ONNX models, as a command-line tool.
+#include <malloc.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -26,6 +27,10 @@ void onBusError(int) {
 
 int main(int argc, char** argv) {
   std::signal(SIGBUS, onBusError);
+  // Activations are freed and allocated again on every run of a model: keep large blocks in the
+  // heap for reuse instead of returning them to the kernel and faulting fresh pages in each time.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   using namespace fxc::tools;
   CLI::App app{"fxc: trace ONNX models into an FX graph IR, transform, lint and emit them"};
   app.require_subcommand(1);

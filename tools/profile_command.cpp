@@ -1,5 +1,5 @@
-// fxc profile [MODEL] [--runs N] [--sort] [--format json]: the seed's ProfilingInterpreter, a
-// small subclass of the interpreter that times run() and every runNode().
+// fxc profile [MODEL] [--runs N] [--warmup N] [--sort] [--format json]: the seed's
+// ProfilingInterpreter, a small subclass of the interpreter that times run() and every runNode().
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,6 +45,12 @@ class ProfilingInterpreter : public exec::Interpreter {
                        [](const Row& a, const Row& b) { return a.mean > b.mean; });
     return rows;
   }
+  // Forgets the times so far (after warm-up runs, which plan kernels and reorder weights).
+  void reset() {
+    total_.clear();
+    runtimes_.clear();
+    order_.clear();
+  }
   double meanTotal() const {
     double mean = 0;
     for (double t : total_) mean += t / static_cast<double>(total_.size());
@@ -75,9 +81,10 @@ class ProfilingInterpreter : public exec::Interpreter {
 struct ProfileFlags {
   std::string model;
   int runs = 10;
+  int warmup = 1;
   bool sort = false;
-  uint64_t seed = 0;
   std::string format = "text";
+  ExecFlags exec;
 };
 
 // tabulate's "simple" table: text columns left, numbers right, two spaces between.
@@ -107,7 +114,8 @@ std::string table(const std::vector<std::string>& headers,
 }
 
 int runProfile(const ProfileFlags& flags) {
-  if (flags.runs < 1) throw UsageError{"--runs must be at least 1"};
+  if (flags.runs < 1 || flags.warmup < 0)
+    throw UsageError{"--runs must be at least 1 and --warmup at least 0"};
   std::string path = resolveModelPath(flags.model);
   auto traced = loadGraphModule(path, {});
   if (!traced) {
@@ -115,18 +123,19 @@ int runProfile(const ProfileFlags& flags) {
     return kExitFailure;
   }
   std::string label = modelLabel(path);
-  ProfilingInterpreter interpreter(*traced.value());
+  ProfilingInterpreter interpreter(*traced.value(), applyExecFlags(flags.exec));
   std::string missing;
   if (!interpreter.supported(missing)) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");
     return kExitFailure;
   }
-  auto inputs = exec::randomInputs(*traced.value(), flags.seed, {});
+  auto inputs = randomInputs(*traced.value(), flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
   }
-  for (int r = 0; r < flags.runs; ++r) {
+  for (int r = 0; r < flags.warmup + flags.runs; ++r) {
+    if (r == flags.warmup) interpreter.reset();
     auto outputs = interpreter.run(inputs.value());
     if (!outputs) {
       printError(label + ": " + outputs.error());
@@ -169,8 +178,9 @@ Runner addProfileCommand(CLI::App& app) {
       "profile", "Time every node on the CPU interpreter (the seed's ProfilingInterpreter)");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   cmd->add_option("--runs", flags->runs, "runs to average (default 10)");
+  cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 1)");
   cmd->add_flag("--sort", flags->sort, "slowest nodes first");
-  cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
+  addExecFlags(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runProfile(*flags) : -1; };

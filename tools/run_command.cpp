@@ -1,5 +1,5 @@
-// fxc run [MODEL] [--input NAME=FILE.npy]... [--shape NAME=D0,D1,...]... [--seed S] [--output-dir
-// DIR]
+// fxc run [MODEL] [--input NAME=FILE.npy]... [--output-dir DIR] [--backend cpu|reference]
+// [--threads N] [--seed S] [--shape NAME=D0,D1,...]... [--batch N]
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 
@@ -16,10 +16,9 @@ namespace {
 struct RunFlags {
   std::string model;
   std::vector<std::string> inputs;
-  std::vector<std::string> shapes;
-  uint64_t seed = 0;
   std::string output_dir;
   bool inline_functions = false;
+  ExecFlags exec;
 };
 
 // "NAME=VALUE" → {NAME, VALUE}; a usage error otherwise.
@@ -40,7 +39,7 @@ std::string safeFileName(const std::string& name) {
 }
 
 int runRun(const RunFlags& flags) {
-  auto shapes = parseShapes(flags.shapes);
+  auto shapes = parseShapes(flags.exec.shapes);
   std::map<std::string, std::string> files;
   for (const auto& text : flags.inputs) files.insert(splitAssignment(text, "--input"));
 
@@ -54,13 +53,13 @@ int runRun(const RunFlags& flags) {
   }
   const ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  exec::Interpreter interpreter(gm);
+  exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
   std::string missing;
   if (!interpreter.supported(missing)) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");
     return kExitFailure;
   }
-  auto inputs = exec::randomInputs(gm, flags.seed, shapes);
+  auto inputs = randomInputs(gm, flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
@@ -147,12 +146,10 @@ Runner addRunCommand(CLI::App& app) {
   cmd->add_option("--input", flags->inputs,
                   "NAME=FILE.npy for an input (others: seeded random data)")
       ->allow_extra_args(false);
-  cmd->add_option("--shape", flags->shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
-      ->allow_extra_args(false);
-  cmd->add_option("--seed", flags->seed, "seed of the random inputs (default 0)");
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
   cmd->add_flag("--inline-functions", flags->inline_functions,
                 "trace through ONNX local functions");
+  addExecFlags(*cmd, flags->exec);
   return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
 }
 

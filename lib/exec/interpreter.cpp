@@ -6,7 +6,8 @@
 
 namespace fxc::exec {
 
-Interpreter::Interpreter(const ir::GraphModule& gm) : gm_(gm) {
+Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend)
+    : gm_(gm), table_(backend == Backend::kReference ? referenceKernels() : cpuKernels()) {
   for (const ir::Node* node : gm_.graph()) {
     kernels_[node] = kernelFor(*node);
     auto& inputs = inputs_of_[node] = node->inputNodes();
@@ -33,8 +34,8 @@ const Kernel* Interpreter::kernelFor(const ir::Node& node) const {
   } else {
     return nullptr;
   }
-  auto it = cpuKernels().find(key);
-  return it == cpuKernels().end() ? nullptr : &it->second;
+  auto it = table_.find(key);
+  return it == table_.end() ? nullptr : &it->second;
 }
 
 bool Interpreter::supported(std::string& missing) const {
@@ -72,7 +73,7 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
       [this, module](const std::string& name) {
         return module ? moduleTensor(*module, name) : nullptr;
       },
-      gm_.opset);
+      gm_.opset, &states_[&node]);
   return (*kernel)(context);
 }
 

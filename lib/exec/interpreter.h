@@ -2,6 +2,8 @@
 // last use. run() and runNode() are the override points (a profiler is a small subclass).
 #pragma once
 
+#include <any>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -12,10 +14,16 @@
 
 namespace fxc::exec {
 
+// Which kernels run the nodes.
+enum class Backend {
+  kCpu,        // oneDNN where it applies, the reference kernels elsewhere
+  kReference,  // the reference kernels only
+};
+
 class Interpreter {
  public:
   // The graph must not change while the interpreter lives.
-  explicit Interpreter(const ir::GraphModule& gm);
+  explicit Interpreter(const ir::GraphModule& gm, Backend backend = Backend::kCpu);
   virtual ~Interpreter() = default;
 
   // The placeholders, in order.
@@ -34,6 +42,7 @@ class Interpreter {
   const Kernel* kernelFor(const ir::Node& node) const;
 
   const ir::GraphModule& gm_;
+  const std::unordered_map<std::string, Kernel>& table_;
   // Found once per model, not once per run (the graph must not change while this lives): each
   // call node's kernel (nullptr when none), each node's inputs, and how many nodes read each.
   std::unordered_map<const ir::Node*, const Kernel*> kernels_;
@@ -41,6 +50,8 @@ class Interpreter {
   std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
+  // What each node's kernel keeps between runs (KernelContext::state).
+  std::unordered_map<const ir::Node*, std::any> states_;
 };
 
 }  // namespace fxc::exec

@@ -57,7 +57,7 @@ std::vector<int64_t> KernelContext::intsAttribute(const std::string& name,
   return out;
 }
 
-const std::unordered_map<std::string, Kernel>& cpuKernels() {
+const std::unordered_map<std::string, Kernel>& referenceKernels() {
   static const std::unordered_map<std::string, Kernel> kernels = [] {
     std::unordered_map<std::string, Kernel> table;
     addElementwiseKernels(table);
@@ -65,6 +65,15 @@ const std::unordered_map<std::string, Kernel>& cpuKernels() {
     addNeuralNetKernels(table);
     addReductionKernels(table);
     addLossKernels(table);
+    return table;
+  }();
+  return kernels;
+}
+
+const std::unordered_map<std::string, Kernel>& cpuKernels() {
+  static const std::unordered_map<std::string, Kernel> kernels = [] {
+    std::unordered_map<std::string, Kernel> table = referenceKernels();
+    addFastKernels(table);
     return table;
   }();
   return kernels;

@@ -60,7 +60,15 @@ class KernelContext {
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;
 
-// The CPU kernels, keyed by target or "module:<type>".
+// The CPU kernels, keyed by target or "module:<type>": oneDNN behind convolution, pooling and the
+// matrix products, the reference kernels for the rest.
 const std::unordered_map<std::string, Kernel>& cpuKernels();
+// The reference kernels alone: plain loops, obviously correct; what the fast ones are tested
+// against (`--backend reference`).
+const std::unordered_map<std::string, Kernel>& referenceKernels();
+
+// Threads for the CPU kernels (oneDNN's OpenMP pool); the default is one per core.
+void setThreads(int threads);
+int maxThreads();
 
 }  // namespace fxc::exec

@@ -93,23 +93,34 @@ std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
   return shape;
 }
 
+// out[o] = fn(x[i], y[j]) over the broadcast of x and y; a plain loop when the shapes are equal.
+template <typename T, typename F>
+std::vector<T> combineElements(const Value& a, const Value& b, const std::vector<T>& x,
+                               const std::vector<T>& y, F fn, std::vector<int64_t>& shape) {
+  std::vector<T> out;
+  if (a.shape == b.shape) {
+    shape = a.shape;
+    out.resize(x.size());
+    for (size_t k = 0; k < out.size(); ++k) out[k] = fn(x[k], y[k]);
+    return out;
+  }
+  out.resize(static_cast<size_t>(checkedNumel(broadcastShape(a.shape, b.shape), a.dtype)));
+  shape = forEachBroadcast(a, b, [&](int64_t o, int64_t i, int64_t j) {
+    out[static_cast<size_t>(o)] = fn(x[static_cast<size_t>(i)], y[static_cast<size_t>(j)]);
+  });
+  return out;
+}
+
 // a ∘ b with broadcasting, both float32 or both integer.
 template <typename FF, typename FI>
 Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
   if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
   Value y;
   y.dtype = a.dtype;
-  if (a.isFloat()) {
-    std::vector<float> out;
-    y.shape = forEachBroadcast(
-        a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(float_fn(a.f[i], b.f[j])); });
-    y.f = std::move(out);
-  } else {
-    std::vector<int64_t> out;
-    y.shape = forEachBroadcast(
-        a, b, [&](int64_t, int64_t i, int64_t j) { out.push_back(int_fn(a.i[i], b.i[j])); });
-    y.i = std::move(out);
-  }
+  if (a.isFloat())
+    y.f = combineElements(a, b, a.f, b.f, float_fn, y.shape);
+  else
+    y.i = combineElements(a, b, a.i, b.i, int_fn, y.shape);
   return y;
 }
 

@@ -14,7 +14,9 @@ void addElementwiseKernels(KernelTable& table);  // unary, binary with broadcast
 void addTensorKernels(KernelTable& table);       // shape, reshape, concat, transpose, gather, ...
 void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmul, pooling, softmax
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
-void addLossKernels(KernelTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
+void addLossKernels(KernelTable& table);
+// oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
+void addFastKernels(KernelTable& table);  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
 
 // Registers `kernel` under every key.
 void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel);

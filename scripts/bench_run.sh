@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Inference speed of `fxc run`'s CPU backend against ONNX Runtime (npm onnxruntime-node) and
+# PyTorch (Debian python3-torch), measured in this one script on the same machine: resnet18 and
+# resnet50 (random weights, from scripts/export_testdata.py --big), batch 1 and 8, one thread and
+# all threads. fxc is timed unfused and after `--pass conv-bn` (what a deployment runs); ratios
+# are fxc's fused median over ONNX Runtime's (which folds BatchNormalization itself).
+#   scripts/bench_run.sh [--runs N] [--models "resnet18 resnet50"] [--batches "1 8"]
+# Needs torch + torchvision (for the models and the PyTorch column) and npm (for ONNX Runtime);
+# neither is needed by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=20
+models="resnet18 resnet50"
+batches="1 8"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs="$2"; shift 2 ;;
+    --models) models="$2"; shift 2 ;;
+    --batches) batches="$2"; shift 2 ;;
+    *) echo "usage: $0 [--runs N] [--models LIST] [--batches LIST]" >&2; exit 2 ;;
+  esac
+done
+./scripts/setup.sh
+./scripts/build.sh build
+python=/usr/bin/python3
+big=build/big
+for model in $models; do
+  [ -f "$big/$model.onnx" ] || "$python" scripts/export_testdata.py --big "$big" >/dev/null
+done
+ort=build/ort
+if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
+  mkdir -p "$ort"
+  (cd "$ort" && npm install --silent --ignore-scripts onnxruntime-node >/dev/null)
+fi
+cat >"$ort/time.js" <<'JS'
+// node time.js MODEL BATCH THREADS RUNS: median/min ms of session.run (after 3 warm-up runs).
+const ort = require('onnxruntime-node');
+ort.env.logLevel = 'error';
+(async () => {
+  const [model, batch, threads, runs] = process.argv.slice(2);
+  const session = await ort.InferenceSession.create(model, {
+    intraOpNumThreads: Number(threads), interOpNumThreads: 1, executionMode: 'sequential',
+    graphOptimizationLevel: 'all'});
+  const feeds = {};
+  for (const meta of session.inputMetadata) {
+    const dims = meta.shape.map((d, i) => typeof d === 'number' ? d : (i === 0 ? Number(batch) : 1));
+    const n = dims.reduce((x, y) => x * y, 1);
+    feeds[meta.name] = new ort.Tensor('float32', Float32Array.from({length: n}, () => Math.random() - 0.5), dims);
+  }
+  for (let k = 0; k < 3; k++) await session.run(feeds);
+  const ms = [];
+  for (let k = 0; k < Number(runs); k++) {
+    const t = process.hrtime.bigint();
+    await session.run(feeds);
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(JSON.stringify({median_ms: ms[Math.floor(ms.length / 2)], min_ms: ms[0]}));
+})().catch(e => { console.error(e.message); process.exit(1); });
+JS
+torch_time() {  # MODEL BATCH THREADS RUNS
+  "$python" - "$@" <<'PY'
+import json, statistics, sys, time
+import torch, torchvision
+name, batch, threads, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+torch.set_num_threads(threads)
+model = getattr(torchvision.models, name)().eval()
+x = torch.randn(batch, 3, 224, 224)
+ms = []
+with torch.inference_mode():
+    for k in range(3 + runs):
+        t = time.perf_counter()
+        model(x)
+        if k >= 3:
+            ms.append((time.perf_counter() - t) * 1e3)
+print(json.dumps({"median_ms": statistics.median(ms), "min_ms": min(ms)}))
+PY
+}
+field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.2f' % eval(sys.argv[1], {}, d))" "$1"; }
+
+all=$(nproc)
+printf '%-9s %5s %7s | %12s %12s | %12s %12s | %8s %8s\n' model batch threads \
+  "fxc unfused" "fxc fused" "ORT" "PyTorch" "fxc/ORT" "fxc/PT"
+for model in $models; do
+  for batch in $batches; do
+    for threads in 1 "$all"; do
+      fxc_json=$(./build/fxc bench "$big/$model.onnx" --pass conv-bn --batch "$batch" \
+        --threads "$threads" --runs "$runs" --warmup 3 --format json 2>/dev/null)
+      unfused=$(echo "$fxc_json" | field 'unfused["median_ms"]')
+      fused=$(echo "$fxc_json" | field 'fused["median_ms"]')
+      ort_ms=$(node "$ort/time.js" "$big/$model.onnx" "$batch" "$threads" "$runs" | field median_ms)
+      torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$batch" "$threads" "$runs" | field median_ms)
+      printf '%-9s %5s %7s | %9s ms %9s ms | %9s ms %9s ms | %7.2fx %7.2fx\n' "$model" "$batch" \
+        "$threads" "$unfused" "$fused" "$ort_ms" "$torch_ms" \
+        "$(awk "BEGIN {print $fused / $ort_ms}")" "$(awk "BEGIN {print $fused / $torch_ms}")"
+    done
+  done
+done
