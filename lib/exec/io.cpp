@@ -194,9 +194,12 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
       return Error{"input " + node->name() + " has no declared shape: give --shape " +
                    node->name() + "=D0,D1,..."};
     }
-    int64_t n = value.numel();
-    if (n < 0 || n > (int64_t{1} << 32))
-      return Error{"input " + node->name() + " of " + shapeText(value.shape) + " is too large"};
+    int64_t n = 0;
+    try {
+      n = checkedNumel(value.shape);
+    } catch (const ExecError& error) {
+      return Error{"input " + node->name() + ": " + error.what()};
+    }
     const std::string& dtype = node->meta.dtype;
     if (dtype.empty() || dtype == "float32" || dtype == "float64" || dtype == "float16") {
       value.f.resize(static_cast<size_t>(n));
@@ -205,12 +208,24 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
                dtype == "int8") {
       value.dtype = dtype == "bool"    ? ir::DType::kBool
                     : dtype == "int32" ? ir::DType::kInt32
+                    : dtype == "uint8" ? ir::DType::kUInt8
+                    : dtype == "int8"  ? ir::DType::kInt8
                                        : ir::DType::kInt64;
       value.i.assign(static_cast<size_t>(n), 0);
     } else {
       return Error{"input " + node->name() + " has the unsupported type " + dtype};
     }
     inputs.push_back(std::move(value));
+  }
+  for (const auto& [name, shape] : shapes) {
+    bool found = false;
+    std::string names;
+    for (const ir::Node* node : gm.graph()) {
+      if (node->op() != ir::Opcode::kPlaceholder) continue;
+      found = found || node->name() == name;
+      names += (names.empty() ? "" : ", ") + node->name();
+    }
+    if (!found) return Error{"--shape " + name + ": the model's inputs are " + names};
   }
   return inputs;
 }

@@ -21,4 +21,27 @@ awk -v a="$mean_a" -v b="$mean_b" 'BEGIN { d = b - 2 * a; if (d < 0) d = -d; exi
 [ $? = 1 ] || fail "a wrong shape was accepted"
 grep -q "has shape \[2, 3\], the model declares \[1, 3, 64, 64\]" "$work/err" || fail "unclear shape error: $(cat "$work/err")"
 "$fxc" run "$model" --shape x=4,3 --shape y=4,3 | grep -q "out0: float32 \[4, 3\]" || fail "--shape was not applied"
+# An integer .npy where the model wants float32, and a .npy cut short: one clear error each.
+argmax=/usr/share/libonnx-testdata/data/node/test_argmax_default_axis_example/model.onnx
+"$fxc" run "$argmax" --output-dir "$work/argmax" >/dev/null || fail "argmax run"
+int_npy=$(ls "$work"/argmax/*.npy | head -1)
+grep -q "'<i8'" "$int_npy" || fail "ArgMax wrote no int64 output"
+"$fxc" run "$model" --input x="$int_npy" --shape x=1,2 2>"$work/err"
+[ $? = 1 ] || fail "an int64 input for a float32 one was accepted"
+grep -q "is int64, the model declares float32" "$work/err" || fail "unclear dtype error: $(cat "$work/err")"
+head -c 100 "$work/a/out0.npy" >"$work/short.npy"
+"$fxc" run "$model" --input x="$work/short.npy" 2>"$work/err"
+[ $? = 1 ] || fail "a truncated .npy was accepted"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "truncated .npy: not one error line: $(cat "$work/err")"
+# Both backends give the same outputs (oneDNN vs the reference loops) on a real CNN.
+for backend in cpu reference; do
+  "$fxc" run testdata/models/resnet18_narrow.onnx --backend "$backend" --output-dir "$work/$backend" \
+    >"$work/$backend.txt" || fail "--backend $backend"
+done
+mean_cpu=$(sed -n 's/.* mean \([^ ]*\) .*/\1/p' "$work/cpu.txt")
+mean_ref=$(sed -n 's/.* mean \([^ ]*\) .*/\1/p' "$work/reference.txt")
+awk -v a="$mean_cpu" -v b="$mean_ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 1e-6) }' ||
+  fail "cpu mean $mean_cpu, reference mean $mean_ref"
+"$fxc" run testdata/models/resnet18_narrow.onnx --threads 1 | cmp -s - "$work/cpu.txt" ||
+  fail "--threads 1 changed the result"
 echo ok

@@ -1,8 +1,9 @@
+#include "passes/replace_op.h"
+
 #include <doctest/doctest.h>
 
 #include "ir/lint.h"
 #include "ir/printers.h"
-#include "passes/replace_op.h"
 
 using namespace fxc;
 
@@ -37,7 +38,8 @@ TEST_CASE("replace-op keeps the attributes the new op knows and drops the others
   g.output(r);
   auto result = passes::replaceOp(gm, "LeakyRelu", "Elu");
   REQUIRE(result.ok());
-  CHECK(ir::printTabular(g).find("torch.nn.functional.elu  (x,)    {'alpha': 0.1}") != std::string::npos);
+  CHECK(ir::printTabular(g).find("torch.nn.functional.elu  (x,)    {'alpha': 0.1}") !=
+        std::string::npos);
   auto to_relu = passes::replaceOp(gm, "Elu", "Relu");
   REQUIRE(to_relu.ok());
   CHECK(ir::pythonCode(g).find("torch.relu(x)") != std::string::npos);

@@ -1,0 +1,196 @@
+// The fast CPU kernels (oneDNN) against the reference kernels, over a table of shapes: every
+// case is a one-node graph run by both backends on the same seeded data.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "exec/interpreter.h"
+#include "ir/graph_module.h"
+
+using fxc::exec::Backend;
+using fxc::exec::Interpreter;
+using fxc::exec::Value;
+namespace ir = fxc::ir;
+
+namespace {
+
+std::vector<float> randomFloats(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal;
+  std::vector<float> out(n);
+  for (float& v : out) v = normal(rng);
+  return out;
+}
+
+std::shared_ptr<ir::Tensor> tensor(std::vector<int64_t> dims, uint32_t seed) {
+  auto t = std::make_shared<ir::Tensor>();
+  t->dtype = ir::DType::kFloat32;
+  t->dims = std::move(dims);
+  std::vector<float> data = randomFloats(static_cast<size_t>(t->numel()), seed);
+  t->setBytes(std::string(reinterpret_cast<const char*>(data.data()), data.size() * 4));
+  return t;
+}
+
+ir::Argument ints(std::vector<int64_t> values) {
+  std::vector<ir::Argument> items(values.begin(), values.end());
+  return ir::Argument::list(std::move(items));
+}
+
+// x → module `type` (tensors and attributes given) → output.
+std::unique_ptr<ir::GraphModule> oneModule(
+    const std::string& type, std::vector<std::pair<std::string, std::vector<int64_t>>> tensors,
+    ir::Kwargs attributes, size_t inputs = 1) {
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Module* module = gm->addModule("m", type);
+  uint32_t seed = 100;
+  for (auto& [name, dims] : tensors) module->setTensor(name, tensor(dims, seed++));
+  module->attributes() = std::move(attributes);
+  std::vector<ir::Argument> args;
+  for (size_t k = 0; k < inputs; ++k)
+    args.emplace_back(gm->graph().placeholder("x" + std::to_string(k)));
+  gm->graph().output(gm->graph().callModule("m", std::move(args)));
+  gm->opset = 17;
+  return gm;
+}
+
+Value input(std::vector<int64_t> shape, uint32_t seed) {
+  size_t n = 1;
+  for (int64_t d : shape) n *= static_cast<size_t>(d);
+  return Value::floats(std::move(shape), randomFloats(n, seed));
+}
+
+// max |fast - reference| / max(1, max |reference|)
+double normalizedError(const Value& fast, const Value& reference) {
+  REQUIRE(fast.shape == reference.shape);
+  double diff = 0, scale = 1;
+  for (size_t k = 0; k < fast.f.size(); ++k) {
+    diff = std::max(diff, static_cast<double>(std::fabs(fast.f[k] - reference.f[k])));
+    scale = std::max(scale, static_cast<double>(std::fabs(reference.f[k])));
+  }
+  return diff / scale;
+}
+
+// Runs both backends; the fast one twice (its plan is reused the second time).
+void checkBackendsAgree(const ir::GraphModule& gm, std::vector<Value> inputs) {
+  Interpreter reference(gm, Backend::kReference), fast(gm, Backend::kCpu);
+  auto want = reference.run(inputs);
+  REQUIRE_MESSAGE(want, (want ? "" : want.error()));
+  for (int run = 0; run < 2; ++run) {
+    auto got = fast.run(inputs);
+    REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+    CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("convolution: oneDNN equals the reference over strides, pads, groups, dilations") {
+  struct Case {
+    int64_t n, cin, h, w, cout, kh, kw, stride, dilation, group;
+    std::vector<int64_t> pads;
+    bool bias;
+  };
+  std::vector<Case> cases = {
+      {1, 3, 17, 19, 8, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},
+      {2, 3, 32, 32, 16, 7, 7, 2, 1, 1, {3, 3, 3, 3}, true},    // a stem
+      {1, 16, 9, 9, 16, 3, 3, 1, 1, 16, {1, 1, 1, 1}, true},    // depthwise
+      {1, 16, 10, 10, 32, 1, 1, 2, 1, 1, {0, 0, 0, 0}, false},  // a strided 1x1 shortcut
+      {1, 8, 12, 12, 8, 3, 3, 1, 2, 2, {2, 2, 2, 2}, true},     // dilated, grouped
+      {3, 4, 8, 11, 6, 2, 3, 3, 1, 1, {0, 1, 2, 0}, true},      // asymmetric pads, stride 3
+      {1, 64, 14, 14, 64, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},   // a resnet block
+      {1, 6, 5, 5, 4, 5, 5, 1, 1, 2, {0, 0, 0, 0}, true},       // a 1x1 output
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.cin);
+    CAPTURE(c.stride);
+    CAPTURE(c.group);
+    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
+        {"weight", {c.cout, c.cin / c.group, c.kh, c.kw}}};
+    if (c.bias) tensors.push_back({"bias", {c.cout}});
+    auto gm = oneModule("Conv2d", tensors,
+                        {{"strides", ints({c.stride, c.stride})},
+                         {"dilations", ints({c.dilation, c.dilation})},
+                         {"pads", ints(c.pads)},
+                         {"group", ir::Argument(c.group)}});
+    checkBackendsAgree(*gm, {input({c.n, c.cin, c.h, c.w}, 7)});
+  }
+}
+
+TEST_CASE("convolution: a new input shape on the same interpreter is planned again") {
+  auto gm = oneModule("Conv2d", {{"weight", {4, 3, 3, 3}}, {"bias", {4}}},
+                      {{"pads", ints({1, 1, 1, 1})}});
+  Interpreter reference(*gm, Backend::kReference), fast(*gm, Backend::kCpu);
+  for (int64_t size : {8, 13, 8}) {
+    std::vector<Value> inputs = {input({1, 3, size, size}, static_cast<uint32_t>(size))};
+    auto want = reference.run(inputs);
+    auto got = fast.run(inputs);
+    REQUIRE(want);
+    REQUIRE(got);
+    CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+  }
+}
+
+TEST_CASE("pooling: oneDNN equals the reference, ceil_mode and count_include_pad included") {
+  struct Case {
+    bool max;
+    int64_t k, stride;
+    std::vector<int64_t> pads;
+    int64_t ceil_mode, include_pad;
+    int64_t h, w;
+  };
+  std::vector<Case> cases = {
+      {true, 3, 2, {1, 1, 1, 1}, 0, 0, 112, 112},  // resnet's stem pool
+      {true, 3, 2, {0, 0, 0, 0}, 1, 0, 13, 13},    // squeezenet's ceil_mode pool
+      {true, 2, 2, {0, 0, 0, 0}, 0, 0, 9, 9},     {false, 3, 1, {1, 1, 1, 1}, 0, 1, 10, 7},
+      {false, 3, 1, {1, 1, 1, 1}, 0, 0, 10, 7},   {false, 2, 2, {0, 0, 0, 0}, 1, 0, 9, 9},
+      {false, 3, 2, {1, 1, 1, 1}, 1, 1, 10, 10},  // the reference's case (extra window)
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.max);
+    CAPTURE(c.ceil_mode);
+    CAPTURE(c.include_pad);
+    auto gm = oneModule(c.max ? "MaxPool2d" : "AvgPool2d", {},
+                        {{"kernel_shape", ints({c.k, c.k})},
+                         {"strides", ints({c.stride, c.stride})},
+                         {"pads", ints(c.pads)},
+                         {"ceil_mode", ir::Argument(c.ceil_mode)},
+                         {"count_include_pad", ir::Argument(c.include_pad)}});
+    checkBackendsAgree(*gm, {input({2, 5, c.h, c.w}, 3)});
+  }
+}
+
+TEST_CASE("Gemm and MatMul: sgemm equals the reference") {
+  struct Case {
+    int64_t trans_a, trans_b;
+    std::vector<int64_t> a, b, c;
+  };
+  std::vector<Case> cases = {
+      {0, 1, {4, 7}, {5, 7}, {5}},     // Linear
+      {0, 0, {4, 7}, {7, 5}, {4, 1}},  // C per row
+      {1, 0, {7, 4}, {7, 5}, {4, 5}},  // transA, full C
+      {1, 1, {7, 4}, {5, 7}, {}},      // no C
+      {0, 1, {2, 3, 6}, {8, 6}, {8}},  // Linear on 3-D input
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.trans_a);
+    CAPTURE(c.trans_b);
+    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {{"weight", c.b}};
+    if (!c.c.empty()) tensors.push_back({"bias", c.c});
+    auto gm = oneModule("Linear", tensors,
+                        {{"transA", ir::Argument(c.trans_a)},
+                         {"transB", ir::Argument(c.trans_b)},
+                         {"alpha", ir::Argument(0.5)},
+                         {"beta", ir::Argument(2.0)}});
+    checkBackendsAgree(*gm, {input(c.a, 5)});
+  }
+  for (auto [a, b] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+           {{3, 4}, {4, 6}}, {{2, 3, 4}, {4, 5}}, {{2, 1, 3, 4}, {3, 4, 2}}}) {
+    auto gm = std::make_unique<ir::GraphModule>();
+    ir::Node* x = gm->graph().placeholder("a");
+    ir::Node* y = gm->graph().placeholder("b");
+    gm->graph().output(gm->graph().callFunction("operator.matmul", {x, y}));
+    checkBackendsAgree(*gm, {input(a, 1), input(b, 2)});
+  }
+}
