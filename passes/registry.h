@@ -50,6 +50,8 @@ struct PassInfo {
   std::function<Expected<PassResult>(ir::GraphModule&, const Options&)> run;
   // Checks option values before any model is read (their errors are usage errors); optional.
   std::function<Expected<bool>(const Options&)> validate = nullptr;
+  // Reads node shapes (meta.shape): the model is traced with ONNX shape inference.
+  bool needs_shapes = false;
 };
 
 class Registry {

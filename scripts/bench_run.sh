@@ -2,8 +2,9 @@
 # Inference speed of `fxc run`'s CPU backend against ONNX Runtime (npm onnxruntime-node) and
 # PyTorch (Debian python3-torch), measured in this one script on the same machine: resnet18 and
 # resnet50 (random weights, from scripts/export_testdata.py --big), batch 1 and 8, one thread and
-# all threads. fxc is timed unfused and after `--pass conv-bn` (what a deployment runs); ratios
-# are fxc's fused median over ONNX Runtime's (which folds BatchNormalization itself).
+# all threads. fxc is timed unfused and after `--pass conv-bn --pass conv-add-relu --pass
+# conv-relu` (what a deployment runs); ratios are fxc's fused median over ONNX Runtime's (which
+# makes the same fusions itself, with all graph optimizations on).
 #   scripts/bench_run.sh [--runs N] [--models "resnet18 resnet50"] [--batches "1 8"]
 # Needs torch + torchvision (for the models and the PyTorch column) and npm (for ONNX Runtime);
 # neither is needed by the tests.
@@ -84,7 +85,8 @@ printf '%-9s %5s %7s | %12s %12s | %12s %12s | %8s %8s\n' model batch threads \
 for model in $models; do
   for batch in $batches; do
     for threads in 1 "$all"; do
-      fxc_json=$(./build/fxc bench "$big/$model.onnx" --pass conv-bn --batch "$batch" \
+      fxc_json=$(./build/fxc bench "$big/$model.onnx" --pass conv-bn --pass conv-add-relu \
+        --pass conv-relu --batch "$batch" \
         --threads "$threads" --runs "$runs" --warmup 3 --format json 2>/dev/null)
       unfused=$(echo "$fxc_json" | field 'unfused["median_ms"]')
       fused=$(echo "$fxc_json" | field 'fused["median_ms"]')

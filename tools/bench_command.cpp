@@ -51,7 +51,9 @@ int runBench(const BenchFlags& flags) {
   if (flags.runs < 1 || flags.warmup < 0) throw UsageError{"--runs must be >= 1 and --warmup >= 0"};
   auto requests = parsePasses(flags.passes);
   std::string path = resolveModelPath(flags.model);
-  auto traced = loadGraphModule(path, {});
+  onnx::TraceOptions options;
+  for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
+  auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;

@@ -74,6 +74,7 @@ int runFuse(const FuseFlags& flags) {
 
   onnx::TraceOptions options;
   options.inline_functions = flags.inline_functions;
+  for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());

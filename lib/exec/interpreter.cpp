@@ -9,7 +9,9 @@ namespace fxc::exec {
 Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend)
     : gm_(gm), table_(backend == Backend::kReference ? referenceKernels() : cpuKernels()) {
   for (const ir::Node* node : gm_.graph()) {
-    kernels_[node] = kernelFor(*node);
+    std::string key;
+    kernels_[node] = kernelFor(*node, &key);
+    native_[node] = backend == Backend::kCpu && kernels_[node] && acceptsNative(key);
     auto& inputs = inputs_of_[node] = node->inputNodes();
     for (const ir::Node* input : inputs) ++uses_[input];
   }
@@ -23,7 +25,7 @@ std::vector<const ir::Node*> Interpreter::inputs() const {
   return out;
 }
 
-const Kernel* Interpreter::kernelFor(const ir::Node& node) const {
+const Kernel* Interpreter::kernelFor(const ir::Node& node, std::string* found_key) const {
   std::string key;
   if (node.op() == ir::Opcode::kCallFunction) {
     key = node.target();
@@ -35,6 +37,7 @@ const Kernel* Interpreter::kernelFor(const ir::Node& node) const {
     return nullptr;
   }
   auto it = table_.find(key);
+  if (found_key) *found_key = key;
   return it == table_.end() ? nullptr : &it->second;
 }
 
@@ -101,7 +104,9 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
         case ir::Opcode::kOutput: {
           auto take = [&](const ir::Argument& arg) {
             if (!arg.isNode()) throw ExecError("an output is not a value");
-            outputs.push_back(env.at(arg.toNode()).at(0));
+            Value& value = env.at(arg.toNode()).at(0);
+            value.makePlain();
+            outputs.push_back(value);
           };
           if (!node->args().empty()) {
             const ir::Argument& result = node->args()[0];
@@ -123,9 +128,12 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             env[node] = {produced[index]};
           } else {
             std::vector<const Value*> args;
+            bool native = native_.at(node);
             for (const ir::Argument& arg : node->args()) {
               if (arg.isNode()) {
-                args.push_back(&env.at(arg.toNode()).at(0));
+                Value& value = env.at(arg.toNode()).at(0);
+                if (!native) value.makePlain();  // once: later readers find it plain
+                args.push_back(&value);
               } else if (arg.isNone()) {
                 args.push_back(nullptr);
               } else {

@@ -39,13 +39,15 @@ class Interpreter {
 
  private:
   const Value* moduleTensor(const ir::Module& module, const std::string& name);
-  const Kernel* kernelFor(const ir::Node& node) const;
+  const Kernel* kernelFor(const ir::Node& node, std::string* key = nullptr) const;
 
   const ir::GraphModule& gm_;
   const std::unordered_map<std::string, Kernel>& table_;
   // Found once per model, not once per run (the graph must not change while this lives): each
   // call node's kernel (nullptr when none), each node's inputs, and how many nodes read each.
   std::unordered_map<const ir::Node*, const Kernel*> kernels_;
+  // Call nodes whose kernel takes NativeData inputs as they are.
+  std::unordered_map<const ir::Node*, bool> native_;
   std::unordered_map<const ir::Node*, std::vector<ir::Node*>> inputs_of_;
   std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.

@@ -1,5 +1,7 @@
 #include "exec/kernel.h"
 
+#include <algorithm>
+
 #include "exec/kernels_internal.h"
 
 namespace fxc::exec {
@@ -68,6 +70,11 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     return table;
   }();
   return kernels;
+}
+
+bool acceptsNative(const std::string& key) {
+  const auto& keys = nativeKernelKeys();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 const std::unordered_map<std::string, Kernel>& cpuKernels() {

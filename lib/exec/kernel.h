@@ -28,6 +28,11 @@ class KernelContext {
         opset_(opset),
         state_(state) {}
 
+  // The same node and attributes over other inputs.
+  KernelContext withInputs(std::vector<const Value*> inputs) const {
+    return KernelContext(node_, module_, std::move(inputs), tensor_, opset_, state_);
+  }
+
   // The model's default-domain opset (0 when unknown).
   int64_t opset() const { return opset_; }
 
@@ -66,6 +71,9 @@ const std::unordered_map<std::string, Kernel>& cpuKernels();
 // The reference kernels alone: plain loops, obviously correct; what the fast ones are tested
 // against (`--backend reference`).
 const std::unordered_map<std::string, Kernel>& referenceKernels();
+
+// Whether the kernel under `key` of cpuKernels() accepts inputs holding NativeData.
+bool acceptsNative(const std::string& key);
 
 // Threads for the CPU kernels (oneDNN's OpenMP pool); the default is one per core.
 void setThreads(int threads);

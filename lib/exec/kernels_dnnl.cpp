@@ -1,7 +1,9 @@
-// Fast CPU kernels through oneDNN: 2-D convolution (the primitive planned once per input shape,
-// the weights reordered once per model into the layout the chosen implementation wants, the
-// activation buffers of that layout reused between runs), pooling, and the matrix products
-// behind Gemm/Linear/MatMul. Each falls back to the reference kernel for what it does not cover.
+// Fast CPU kernels through oneDNN: 2-D convolution, alone or fused with ReLU (ConvReLU2d) or with
+// a residual add and ReLU (ConvAddReLU2d); max/average pooling; and the matrix products behind
+// Gemm/Linear/MatMul. A convolution is planned once per input shape and layout: the primitive,
+// the weights reordered once into the layout oneDNN picks, the reorders it needs. Its output
+// stays in that layout (NativeData) for the next convolution or pooling; the interpreter converts
+// it for any other kernel. Each kernel falls back to the reference one for what it does not cover.
 #include <omp.h>
 
 #include <algorithm>
@@ -30,22 +32,67 @@ dnnl::stream& stream() {
 
 memory::dims dimsOf(std::initializer_list<int64_t> dims) { return memory::dims(dims); }
 
-// A reorder from one layout to another, or nothing when they are the same.
-struct Relayout {
-  bool needed = false;
-  dnnl::reorder reorder;
-  memory buffer;  // the memory in the primitive's layout, allocated once
+memory::desc plainDesc(const std::vector<int64_t>& shape) {
+  return memory::desc(memory::dims(shape.begin(), shape.end()), kF32, Tag::nchw);
+}
 
-  Relayout() = default;
-  Relayout(const memory::desc& user, const memory::desc& wanted, bool into_wanted) {
-    needed = user != wanted;
-    if (!needed) return;
-    buffer = memory(wanted, engine());
-    reorder = into_wanted
-                  ? dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user, engine(), wanted))
-                  : dnnl::reorder(dnnl::reorder::primitive_desc(engine(), wanted, engine(), user));
+// A value in one of oneDNN's layouts.
+class DnnlData : public NativeData {
+ public:
+  explicit DnnlData(memory data) : data_(std::move(data)) {}
+  const memory& data() const { return data_; }
+  std::vector<float> plain() const override {
+    memory::desc desc = data_.get_desc();
+    memory::dims dims = desc.dims();
+    size_t n = 1;
+    for (auto d : dims) n *= static_cast<size_t>(d);
+    std::vector<float> out(n);
+    memory plain(memory::desc(dims, kF32, Tag::nchw), engine(), out.data());
+    dnnl::reorder(data_, plain).execute(stream(), const_cast<memory&>(data_), plain);
+    stream().wait();
+    return out;
   }
+
+ private:
+  memory data_;
 };
+
+// The input as oneDNN memory: its native memory, or a view of its plain elements.
+memory memoryOf(const Value& x) {
+  if (x.native) {
+    if (const auto* data = dynamic_cast<const DnnlData*>(x.native.get())) return data->data();
+    throw ExecError("a value in a layout oneDNN does not know");
+  }
+  return memory(plainDesc(x.shape), engine(), const_cast<float*>(x.f.data()));
+}
+
+// A value for memory `data` of `shape`: plain elements when its layout is plain, else native.
+Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage) {
+  Value y;
+  y.shape = shape;
+  if (plain_storage.empty()) {
+    y.native = std::make_shared<DnnlData>(std::move(data));
+  } else {
+    y.f = std::move(plain_storage);
+  }
+  return y;
+}
+
+// Runs `reference` on plain copies of native inputs.
+std::vector<Value> onPlainInputs(const Kernel& reference, const KernelContext& c) {
+  std::vector<Value> copies(c.inputCount());
+  std::vector<const Value*> inputs(c.inputCount());
+  for (size_t k = 0; k < c.inputCount(); ++k) {
+    const Value* v = c.optionalInput(k);
+    if (v && v->native) {
+      copies[k] = *v;
+      copies[k].makePlain();
+      v = &copies[k];
+    }
+    inputs[k] = v;
+  }
+  return reference(c.withInputs(std::move(inputs)));
+}
 
 void dnnlProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                  const float* b, float* y) {
@@ -60,22 +107,48 @@ void dnnlProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, co
     throw ExecError("oneDNN's sgemm failed");
 }
 
+// A reorder from the layout an input came in to the one a primitive wants (none when equal),
+// kept for the next run with the same input layout.
+struct Relayout {
+  memory::desc from, to;
+  bool needed = false;
+  dnnl::reorder reorder;
+
+  memory apply(const memory& input) {
+    memory::desc desc = input.get_desc();
+    if (!(desc == from)) {
+      from = desc;
+      needed = !(from == to);
+      if (needed)
+        reorder = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
+    }
+    if (!needed) return input;
+    memory out(to, engine());
+    reorder.execute(stream(), const_cast<memory&>(input), out);
+    return out;
+  }
+};
+
+// Fused activation and residual add after a convolution.
+enum class Fused { kNone, kRelu, kAddRelu };
+
 // What a convolution node keeps between runs.
 struct ConvPlan {
   std::vector<int64_t> src_shape;
   bool use_reference = false;  // oneDNN has no implementation for this case
   dnnl::convolution_forward conv;
-  memory::desc user_src, user_dst, user_weights;
+  memory::desc dst;
+  bool dst_plain = false;
+  memory::desc user_weights;
   memory weights, bias;
-  Relayout src, dst;
+  Relayout src;
 };
 
-std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value& x, const Value* b) {
+std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused) {
   auto plan = std::make_shared<ConvPlan>();
-  plan->src_shape = x.shape;
   const Window& win = g.win;
-  memory::dims src_dims = dimsOf({g.n, g.cin, g.h, g.w}),
-               dst_dims = dimsOf({g.n, g.cout, g.oh, g.ow});
+  memory::dims src_dims = dimsOf({g.n, g.cin, g.h, g.w});
+  memory::dims dst_dims = dimsOf({g.n, g.cout, g.oh, g.ow});
   memory::dims weight_dims = g.groups == 1
                                  ? dimsOf({g.cout, g.cin_g, g.kh, g.kw})
                                  : dimsOf({g.groups, g.cout / g.groups, g.cin_g, g.kh, g.kw});
@@ -86,18 +159,22 @@ std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value& x,
       any(weight_dims), bias_md, any(dst_dims), dimsOf({win.strides[0], win.strides[1]}),
       dimsOf({win.dilations[0] - 1, win.dilations[1] - 1}), dimsOf({win.pads[0], win.pads[1]}),
       dimsOf({win.pads[2], win.pads[3]}));
-  dnnl::convolution_forward::primitive_desc pd(desc, engine());
+  dnnl::post_ops ops;
+  if (fused == Fused::kAddRelu) ops.append_sum(1.0f);  // dst holds the residual before the run
+  if (fused != Fused::kNone) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
   plan->conv = dnnl::convolution_forward(pd);
-  plan->user_src = memory::desc(src_dims, kF32, Tag::nchw);
-  plan->user_dst = memory::desc(dst_dims, kF32, Tag::nchw);
+  plan->dst = pd.dst_desc();
+  plan->dst_plain = plan->dst == plainDesc({g.n, g.cout, g.oh, g.ow});
+  plan->src.to = pd.src_desc();
   plan->user_weights = memory::desc(weight_dims, kF32, g.groups == 1 ? Tag::oihw : Tag::goihw);
   plan->weights = memory(pd.weights_desc(), engine());
   if (b) {
     plan->bias = memory(pd.bias_desc(), engine());
     std::memcpy(plan->bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
   }
-  plan->src = Relayout(plan->user_src, pd.src_desc(), true);
-  plan->dst = Relayout(plan->user_dst, pd.dst_desc(), false);
   return plan;
 }
 
@@ -107,70 +184,88 @@ void reorderWeights(ConvPlan& plan, const Value& w) {
   stream().wait();
 }
 
-Kernel convolution(Kernel reference) {
-  return [reference](const KernelContext& c) -> std::vector<Value> {
+Kernel convolution(Kernel reference, Fused fused) {
+  return [reference, fused](const KernelContext& c) -> std::vector<Value> {
     const Value& x = requireFloat(c.input(0), "the input");
     const Value* module_weight = c.tensor("weight");
     const Value* w = module_weight ? module_weight : c.optionalInput(1);
     const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
-    if (!w || !w->isFloat() || x.shape.size() != 4 || w->shape.size() != 4 ||
-        (b && (!b->isFloat() || b->numel() != w->shape[0])) || !c.state())
-      return reference(c);
+    const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
+    if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
+        (b && (!b->isFloat() || b->native || b->numel() != w->shape[0])) || !c.state())
+      return onPlainInputs(reference, c);
     ConvGeometry g = convGeometry(c, x, *w);
+    std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
+    if (residual && (!residual->isFloat() || residual->shape != out_shape))
+      return onPlainInputs(reference, c);  // the reference's error
     std::any& state = *c.state();
     auto* kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
     if (!kept || (*kept)->src_shape != x.shape) {
       std::shared_ptr<ConvPlan> plan;
       try {
-        plan = planConvolution(g, x, b);
+        plan = planConvolution(g, b, fused);
         if (module_weight) reorderWeights(*plan, *w);
       } catch (const dnnl::error&) {
         plan = std::make_shared<ConvPlan>();
-        plan->src_shape = x.shape;
         plan->use_reference = true;
       }
+      plan->src_shape = x.shape;
       state = plan;
       kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
     }
     ConvPlan& plan = **kept;
-    if (plan.use_reference) return reference(c);
+    if (plan.use_reference) return onPlainInputs(reference, c);
     if (!module_weight) reorderWeights(plan, *w);  // a weight computed at run time
 
-    Value y = Value::floats({g.n, g.cout, g.oh, g.ow},
-                            std::vector<float>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)));
-    memory user_src(plan.user_src, engine(), const_cast<float*>(x.f.data()));
-    memory user_dst(plan.user_dst, engine(), y.f.data());
-    if (plan.src.needed) plan.src.reorder.execute(stream(), user_src, plan.src.buffer);
-    std::unordered_map<int, memory> args = {
-        {DNNL_ARG_SRC, plan.src.needed ? plan.src.buffer : user_src},
-        {DNNL_ARG_WEIGHTS, plan.weights},
-        {DNNL_ARG_DST, plan.dst.needed ? plan.dst.buffer : user_dst}};
+    std::vector<float> plain_storage;
+    memory dst;
+    if (plan.dst_plain) {
+      plain_storage.resize(static_cast<size_t>(g.n * g.cout * g.oh * g.ow));
+      dst = memory(plan.dst, engine(), plain_storage.data());
+    } else {
+      dst = memory(plan.dst, engine());
+    }
+    if (residual) {
+      // The sum post-op adds what dst holds: the residual, in dst's layout.
+      memory r = memoryOf(*residual);
+      if (r.get_desc() == plan.dst) {
+        std::memcpy(dst.get_data_handle(), r.get_data_handle(), plan.dst.get_size());
+      } else {
+        dnnl::reorder(r, dst).execute(stream(), r, dst);
+      }
+    }
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
+                                            {DNNL_ARG_WEIGHTS, plan.weights},
+                                            {DNNL_ARG_DST, dst}};
     if (b) args[DNNL_ARG_BIAS] = plan.bias;
     plan.conv.execute(stream(), args);
-    if (plan.dst.needed) plan.dst.reorder.execute(stream(), plan.dst.buffer, user_dst);
     stream().wait();
-    return {std::move(y)};
+    return {valueOf(std::move(dst), out_shape, std::move(plain_storage))};
   };
 }
 
 struct PoolPlan {
   std::vector<int64_t> src_shape;
+  memory::desc src;  // the input layout this plan was made for
   bool use_reference = false;
   dnnl::pooling_forward pool;
-  memory::desc src, dst;
+  memory::desc dst;
+  bool dst_plain = false;
 };
 
 template <bool kMax>
 Kernel pooling(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     const Value& x = requireFloat(c.input(0), "the input");
-    if (x.shape.size() != 4 || !c.state()) return reference(c);
+    if (x.shape.size() != 4 || !c.state()) return onPlainInputs(reference, c);
     PoolGeometry g = poolGeometry(c, x, kMax);
+    memory src = memoryOf(x);
     std::any& state = *c.state();
     auto* kept = std::any_cast<std::shared_ptr<PoolPlan>>(&state);
-    if (!kept || (*kept)->src_shape != x.shape) {
+    if (!kept || (*kept)->src_shape != x.shape || !((*kept)->src == src.get_desc())) {
       auto plan = std::make_shared<PoolPlan>();
       plan->src_shape = x.shape;
+      plan->src = src.get_desc();
       const Window& win = g.win;
       // The end padding that makes oneDNN's output size ONNX's (ceil_mode adds windows).
       int64_t pad_bottom = (g.oh - 1) * win.strides[0] + win.kernel[0] - g.h - win.pads[0];
@@ -180,17 +275,20 @@ Kernel pooling(Kernel reference) {
                             (!kMax && g.include_pad && !same_padding) || pad_bottom < 0 ||
                             pad_right < 0;
       if (!plan->use_reference) {
-        plan->src = memory::desc(dimsOf({g.n, g.ch, g.h, g.w}), kF32, Tag::nchw);
-        plan->dst = memory::desc(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::nchw);
         auto algorithm = kMax            ? dnnl::algorithm::pooling_max
                          : g.include_pad ? dnnl::algorithm::pooling_avg_include_padding
                                          : dnnl::algorithm::pooling_avg_exclude_padding;
+        // The output in the input's layout (blocked stays blocked).
+        memory::desc dst_any(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::any);
         try {
           dnnl::pooling_forward::desc desc(
-              dnnl::prop_kind::forward_inference, algorithm, plan->src, plan->dst,
+              dnnl::prop_kind::forward_inference, algorithm, plan->src, dst_any,
               dimsOf({win.strides[0], win.strides[1]}), dimsOf({win.kernel[0], win.kernel[1]}),
               dimsOf({win.pads[0], win.pads[1]}), dimsOf({pad_bottom, pad_right}));
-          plan->pool = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(desc, engine()));
+          dnnl::pooling_forward::primitive_desc pd(desc, engine());
+          plan->pool = dnnl::pooling_forward(pd);
+          plan->dst = pd.dst_desc();
+          plan->dst_plain = plan->dst == plainDesc({g.n, g.ch, g.oh, g.ow});
         } catch (const dnnl::error&) {
           plan->use_reference = true;
         }
@@ -199,14 +297,18 @@ Kernel pooling(Kernel reference) {
       kept = std::any_cast<std::shared_ptr<PoolPlan>>(&state);
     }
     PoolPlan& plan = **kept;
-    if (plan.use_reference) return reference(c);
-    Value y = Value::floats({g.n, g.ch, g.oh, g.ow},
-                            std::vector<float>(static_cast<size_t>(g.n * g.ch * g.oh * g.ow)));
-    memory src(plan.src, engine(), const_cast<float*>(x.f.data()));
-    memory dst(plan.dst, engine(), y.f.data());
+    if (plan.use_reference) return onPlainInputs(reference, c);
+    std::vector<float> plain_storage;
+    memory dst;
+    if (plan.dst_plain) {
+      plain_storage.resize(static_cast<size_t>(g.n * g.ch * g.oh * g.ow));
+      dst = memory(plan.dst, engine(), plain_storage.data());
+    } else {
+      dst = memory(plan.dst, engine());
+    }
     plan.pool.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {std::move(y)};
+    return {valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage))};
   };
 }
 
@@ -219,11 +321,25 @@ void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
 }  // namespace
 
 void addFastKernels(KernelTable& t) {
-  wrap(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, convolution);
+  auto conv = [](Fused fused) {
+    return [fused](const Kernel& reference) { return convolution(reference, fused); };
+  };
+  wrap(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv(Fused::kNone));
+  wrap(t, {"module:ConvReLU2d"}, conv(Fused::kRelu));
+  wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
+}
+
+const std::vector<std::string>& nativeKernelKeys() {
+  // Module calls only: their parameters are module tensors, never native; the functional forms
+  // may take a weight as an input.
+  static const std::vector<std::string> keys = {"module:Conv2d", "module:ConvReLU2d",
+                                                "module:ConvAddReLU2d", "module:MaxPool2d",
+                                                "module:AvgPool2d"};
+  return keys;
 }
 
 void setThreads(int threads) { omp_set_num_threads(std::max(threads, 1)); }

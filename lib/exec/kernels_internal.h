@@ -16,7 +16,10 @@ void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmu
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
-void addFastKernels(KernelTable& table);  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
+void addFastKernels(KernelTable& table);
+// The keys of the fast kernels that read NativeData inputs (kernels_dnnl.cpp).
+const std::vector<std::string>&
+nativeKernelKeys();  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
 
 // Registers `kernel` under every key.
 void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel);

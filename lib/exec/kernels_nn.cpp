@@ -138,6 +138,21 @@ std::vector<Value> conv2d(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// ConvReLU2d: relu(conv(x)); ConvAddReLU2d: relu(conv(x) + residual), the residual of the
+// output's shape (what the conv-relu and conv-add-relu passes fuse).
+std::vector<Value> convRelu(const KernelContext& c) {
+  std::vector<Value> y = conv2d(c.withInputs({&c.input(0)}));
+  if (c.inputCount() == 2) {
+    const Value& residual = requireFloat(c.input(1), "the residual");
+    if (residual.shape != y[0].shape)
+      throw ExecError("the residual " + shapeText(residual.shape) +
+                      " is not of the output's shape " + shapeText(y[0].shape));
+    for (size_t k = 0; k < y[0].f.size(); ++k) y[0].f[k] += residual.f[k];
+  }
+  for (float& v : y[0].f) v = v > 0 ? v : 0.0f;
+  return y;
+}
+
 std::vector<Value> convTranspose2d(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* w = parameter(c, "weight", 1);
@@ -425,6 +440,7 @@ std::vector<Value> normalizeAlong(const KernelContext& c) {
 
 void addNeuralNetKernels(KernelTable& t) {
   add(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv2d);
+  add(t, {"module:ConvReLU2d", "module:ConvAddReLU2d"}, convRelu);
   add(t, {"module:ConvTranspose2d", "torch.nn.functional.conv_transpose2d"}, convTranspose2d);
   add(t,
       {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",

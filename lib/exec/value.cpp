@@ -28,6 +28,12 @@ Value Value::ints(std::vector<int64_t> shape, std::vector<int64_t> data, ir::DTy
   return v;
 }
 
+void Value::makePlain() {
+  if (!native) return;
+  f = native->plain();
+  native.reset();
+}
+
 std::vector<int64_t> Value::asInts() const {
   if (!isFloat()) return i;
   std::vector<int64_t> out(f.size());

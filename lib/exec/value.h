@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,11 +19,24 @@ class ExecError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// float32 elements kept in a backend's own layout (oneDNN's channel-blocked formats) between
+// kernels that understand it, so that a chain of convolutions does not convert at every step.
+class NativeData {
+ public:
+  virtual ~NativeData() = default;
+  // The elements in row-major order of the value's shape.
+  virtual std::vector<float> plain() const = 0;
+};
+
 struct Value {
   ir::DType dtype = ir::DType::kFloat32;
   std::vector<int64_t> shape;
   std::vector<float> f;
   std::vector<int64_t> i;
+  // When set, the elements are here instead of in `f` (float32 only). Kernels that do not
+  // accept native data never see it: the interpreter calls makePlain() first.
+  std::shared_ptr<const NativeData> native;
+  void makePlain();
 
   int64_t numel() const;
   bool isFloat() const { return dtype == ir::DType::kFloat32; }

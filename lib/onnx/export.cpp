@@ -336,14 +336,49 @@ class Exporter {
       }
       return;
     }
+    // Fused convolutions (conv-relu, conv-add-relu) are written back as their plain ops.
+    if (module->type() == "ConvReLU2d" || module->type() == "ConvAddReLU2d") {
+      bool residual = module->type() == "ConvAddReLU2d";
+      if (node.args().size() != (residual ? 2u : 1u))
+        throw ExportError{"node '" + node.name() + "': " + module->type() + " takes " +
+                          (residual ? "2 arguments" : "1 argument")};
+      std::string base = value_.at(&node);
+      NodeProto& conv = emitModuleOp(node, *module, "Conv", {node.args()[0]});
+      conv.add_output(unique(base + "_conv"));
+      std::string last = conv.output(0);
+      if (residual) {
+        NodeProto& add = *graph_->add_node();
+        add.set_op_type("Add");
+        add.set_name(node.name() + "_add");
+        add.add_input(last);
+        add.add_input(valueOf(node.args()[1], node));
+        add.add_output(unique(base + "_add"));
+        last = add.output(0);
+      }
+      NodeProto& relu = *graph_->add_node();
+      relu.set_op_type("Relu");
+      relu.set_name(node.name() + "_relu");
+      relu.add_input(last);
+      setOutputs(node, relu, nullptr);
+      return;
+    }
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
     std::string op = opForModuleType(module->type());
     if (op.empty())
       throw ExportError{"node '" + node.name() + "': no ONNX op for module type " + module->type()};
+    NodeProto& out = emitModuleOp(node, *module, op, node.args());
+    setOutputs(node, out, nullptr);
+  }
+
+  // A node `op` reading `args` and then the module's tensors in the op's parameter slots, with
+  // the module's attributes; no outputs yet.
+  NodeProto& emitModuleOp(const ir::Node& node, const ir::Module& module_ref, const std::string& op,
+                          const std::vector<ir::Argument>& args) {
+    const ir::Module* module = &module_ref;
     NodeProto& out = *graph_->add_node();
     out.set_op_type(op);
     out.set_name(node.name());
-    for (const auto& arg : node.args()) out.add_input(valueOf(arg, node));
+    for (const auto& arg : args) out.add_input(valueOf(arg, node));
     const auto& slots = parameterSlots(op);
     for (size_t i = 1; i < slots.size(); ++i) {
       if (slots[i].empty()) continue;
@@ -354,7 +389,7 @@ class Exporter {
       }
     }
     writeAttributes(module->attributes(), out, node);
-    setOutputs(node, out, nullptr);
+    return out;
   }
 
   void emitOutputs(const ir::Node& node) {
@@ -400,7 +435,8 @@ class Exporter {
 void ExportedModel::materialize() {
   auto& initializers = *proto->mutable_graph()->mutable_initializer();
   for (size_t i = 0; i < deferred.size() && i < static_cast<size_t>(initializers.size()); ++i) {
-    if (deferred[i]) initializers[static_cast<int>(i)].set_raw_data(deferred[i]->bytes(), deferred[i]->byteSize());
+    if (deferred[i])
+      initializers[static_cast<int>(i)].set_raw_data(deferred[i]->bytes(), deferred[i]->byteSize());
   }
   deferred.clear();
 }

@@ -194,3 +194,25 @@ TEST_CASE("Gemm and MatMul: sgemm equals the reference") {
     checkBackendsAgree(*gm, {input(a, 1), input(b, 2)});
   }
 }
+
+TEST_CASE("fused convolutions in oneDNN's layout: ConvReLU2d -> ConvAddReLU2d -> MaxPool2d") {
+  // Values stay in oneDNN's blocked layout between the three kernels; the output is plain.
+  auto gm = std::make_unique<ir::GraphModule>();
+  auto conv = [&](const std::string& path, const std::string& type, uint32_t seed) {
+    ir::Module* m = gm->addModule(path, type);
+    m->setTensor("weight", tensor({16, 16, 3, 3}, seed));
+    m->setTensor("bias", tensor({16}, seed + 1));
+    m->attributes() = {{"pads", ints({1, 1, 1, 1})}};
+  };
+  conv("a", "ConvReLU2d", 1);
+  conv("b", "ConvAddReLU2d", 3);
+  gm->addModule("pool", "MaxPool2d")->attributes() = {{"kernel_shape", ints({2, 2})},
+                                                      {"strides", ints({2, 2})}};
+  ir::Graph& g = gm->graph();
+  ir::Node* x = g.placeholder("x");
+  ir::Node* a = g.callModule("a", {x});
+  ir::Node* b = g.callModule("b", {a, a});
+  ir::Node* b2 = g.callModule("b", {b, x});  // a plain residual
+  g.output(g.callModule("pool", {b2}));
+  checkBackendsAgree(*gm, {input({2, 16, 12, 12}, 9)});
+}
