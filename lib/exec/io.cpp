@@ -120,6 +120,9 @@ Expected<Value> readNpy(const std::string& path) {
   } else {
     value.dtype = dtype == "|b1"   ? ir::DType::kBool
                   : dtype == "<i4" ? ir::DType::kInt32
+                  : dtype == "<i2" ? ir::DType::kInt16
+                  : dtype == "|i1" ? ir::DType::kInt8
+                  : dtype == "|u1" ? ir::DType::kUInt8
                                    : ir::DType::kInt64;
     if (dtype == "<i8")
       value.i = readElements<int64_t>(bytes, offset, n);
@@ -140,8 +143,29 @@ Expected<Value> readNpy(const std::string& path) {
   return value;
 }
 
+namespace {
+template <typename T>
+void appendAs(std::string& out, const std::vector<int64_t>& values) {
+  for (int64_t v : values) {
+    T narrow = static_cast<T>(v);
+    out.append(reinterpret_cast<const char*>(&narrow), sizeof narrow);
+  }
+}
+}  // namespace
+
 std::string npyBytes(const Value& value) {
-  std::string descr = value.isFloat() ? "<f4" : value.dtype == ir::DType::kBool ? "|b1" : "<i8";
+  // Integers are written in their own width: int8/uint8 (quantized tensors), int16/32, int64.
+  std::string descr;
+  switch (value.dtype) {
+    case ir::DType::kBool: descr = "|b1"; break;
+    case ir::DType::kInt8: descr = "|i1"; break;
+    case ir::DType::kUInt8: descr = "|u1"; break;
+    case ir::DType::kInt16: descr = "<i2"; break;
+    case ir::DType::kUInt16: descr = "<u2"; break;
+    case ir::DType::kInt32: descr = "<i4"; break;
+    case ir::DType::kUInt32: descr = "<u4"; break;
+    default: descr = value.isFloat() ? "<f4" : "<i8";
+  }
   std::string shape = "(";
   for (size_t k = 0; k < value.shape.size(); ++k)
     shape += std::to_string(value.shape[k]) +
@@ -159,10 +183,17 @@ std::string npyBytes(const Value& value) {
   out += header;
   if (value.isFloat()) {
     out.append(reinterpret_cast<const char*>(value.f.data()), value.f.size() * 4);
-  } else if (value.dtype == ir::DType::kBool) {
-    for (int64_t v : value.i) out += static_cast<char>(v != 0);
-  } else {
-    out.append(reinterpret_cast<const char*>(value.i.data()), value.i.size() * 8);
+    return out;
+  }
+  switch (value.dtype) {
+    case ir::DType::kBool: appendAs<uint8_t>(out, value.i); break;
+    case ir::DType::kInt8: appendAs<int8_t>(out, value.i); break;
+    case ir::DType::kUInt8: appendAs<uint8_t>(out, value.i); break;
+    case ir::DType::kInt16: appendAs<int16_t>(out, value.i); break;
+    case ir::DType::kUInt16: appendAs<uint16_t>(out, value.i); break;
+    case ir::DType::kInt32: appendAs<int32_t>(out, value.i); break;
+    case ir::DType::kUInt32: appendAs<uint32_t>(out, value.i); break;
+    default: appendAs<int64_t>(out, value.i);
   }
   return out;
 }

@@ -15,7 +15,7 @@ namespace fxc::exec {
 // Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8, bool); errors name the
 // problem, not the file.
 Expected<Value> readNpy(const std::string& path);
-// Serializes a value as .npy (float32, int64 or bool).
+// Serializes a value as .npy: float32, or its integer type (int8 ... int64, uint8/16/32, bool).
 std::string npyBytes(const Value& value);
 
 // One seeded random value per placeholder, of its declared shape and dtype (normal floats, zero
