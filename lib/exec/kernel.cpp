@@ -67,6 +67,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addNeuralNetKernels(table);
     addReductionKernels(table);
     addLossKernels(table);
+    addResizeKernels(table);
     return table;
   }();
   return kernels;
