@@ -2,7 +2,8 @@
 # fxc's main job on a bundled model: trace torchvision's resnet18 (exported by torch.onnx, at a
 # sixteenth of its width so that it fits in the repository), show it as torch.fx would, fold its
 # BatchNorms into the convolutions (checked numerically), write the fused model as ONNX, then run,
-# profile and benchmark it against the unfused model on the CPU interpreter.
+# profile and benchmark it against the unfused model on the CPU backend (oneDNN), and finally fuse
+# the ReLUs and residual adds into the convolutions too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -22,3 +23,6 @@ step ./build/fxc lint "$model" "$out/resnet18_fused.onnx"
 step ./build/fxc run "$out/resnet18_fused.onnx" --output-dir "$out/outputs"
 step ./build/fxc profile "$out/resnet18_fused.onnx" --sort --runs 5
 step ./build/fxc bench "$model" --pass conv-bn --pass dce --batch 4
+# Conv + ReLU and the residual blocks' Conv + Add + ReLU as single fused convolutions.
+step ./build/fxc fuse "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --verify --code
+step ./build/fxc bench "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --batch 4
