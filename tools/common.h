@@ -128,5 +128,6 @@ Runner addFuseCommand(CLI::App& app);
 Runner addRunCommand(CLI::App& app);
 Runner addProfileCommand(CLI::App& app);
 Runner addBenchCommand(CLI::App& app);
+Runner addQuantizeCommand(CLI::App& app);
 
 }  // namespace fxc::tools

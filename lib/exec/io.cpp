@@ -1,6 +1,11 @@
 #include "exec/io.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -157,14 +162,29 @@ std::string npyBytes(const Value& value) {
   // Integers are written in their own width: int8/uint8 (quantized tensors), int16/32, int64.
   std::string descr;
   switch (value.dtype) {
-    case ir::DType::kBool: descr = "|b1"; break;
-    case ir::DType::kInt8: descr = "|i1"; break;
-    case ir::DType::kUInt8: descr = "|u1"; break;
-    case ir::DType::kInt16: descr = "<i2"; break;
-    case ir::DType::kUInt16: descr = "<u2"; break;
-    case ir::DType::kInt32: descr = "<i4"; break;
-    case ir::DType::kUInt32: descr = "<u4"; break;
-    default: descr = value.isFloat() ? "<f4" : "<i8";
+    case ir::DType::kBool:
+      descr = "|b1";
+      break;
+    case ir::DType::kInt8:
+      descr = "|i1";
+      break;
+    case ir::DType::kUInt8:
+      descr = "|u1";
+      break;
+    case ir::DType::kInt16:
+      descr = "<i2";
+      break;
+    case ir::DType::kUInt16:
+      descr = "<u2";
+      break;
+    case ir::DType::kInt32:
+      descr = "<i4";
+      break;
+    case ir::DType::kUInt32:
+      descr = "<u4";
+      break;
+    default:
+      descr = value.isFloat() ? "<f4" : "<i8";
   }
   std::string shape = "(";
   for (size_t k = 0; k < value.shape.size(); ++k)
@@ -186,14 +206,29 @@ std::string npyBytes(const Value& value) {
     return out;
   }
   switch (value.dtype) {
-    case ir::DType::kBool: appendAs<uint8_t>(out, value.i); break;
-    case ir::DType::kInt8: appendAs<int8_t>(out, value.i); break;
-    case ir::DType::kUInt8: appendAs<uint8_t>(out, value.i); break;
-    case ir::DType::kInt16: appendAs<int16_t>(out, value.i); break;
-    case ir::DType::kUInt16: appendAs<uint16_t>(out, value.i); break;
-    case ir::DType::kInt32: appendAs<int32_t>(out, value.i); break;
-    case ir::DType::kUInt32: appendAs<uint32_t>(out, value.i); break;
-    default: appendAs<int64_t>(out, value.i);
+    case ir::DType::kBool:
+      appendAs<uint8_t>(out, value.i);
+      break;
+    case ir::DType::kInt8:
+      appendAs<int8_t>(out, value.i);
+      break;
+    case ir::DType::kUInt8:
+      appendAs<uint8_t>(out, value.i);
+      break;
+    case ir::DType::kInt16:
+      appendAs<int16_t>(out, value.i);
+      break;
+    case ir::DType::kUInt16:
+      appendAs<uint16_t>(out, value.i);
+      break;
+    case ir::DType::kInt32:
+      appendAs<int32_t>(out, value.i);
+      break;
+    case ir::DType::kUInt32:
+      appendAs<uint32_t>(out, value.i);
+      break;
+    default:
+      appendAs<int64_t>(out, value.i);
   }
   return out;
 }
@@ -299,6 +334,77 @@ Difference compareValues(const Value& got, const Value& want, double atol, doubl
     if (!(abs <= atol + rtol * std::fabs(w))) d.within = false;
   }
   return d;
+}
+
+Expected<std::vector<std::vector<Value>>> calibrationInputs(
+    const ir::GraphModule& gm, const std::string& spec, uint64_t seed,
+    const std::map<std::string, std::vector<int64_t>>& shapes, int64_t batch) {
+  std::vector<std::vector<Value>> samples;
+  if (spec.rfind("random:", 0) == 0) {
+    std::string count = spec.substr(7);
+    char* end = nullptr;
+    long long n = std::strtoll(count.c_str(), &end, 10);
+    if (count.empty() || *end != '\0' || n < 1 || n > 1000000)
+      return Error{"calibration '" + spec + "': expected random:N with N >= 1"};
+    for (long long k = 0; k < n; ++k) {
+      auto inputs = randomInputs(gm, seed + static_cast<uint64_t>(k), shapes, batch);
+      if (!inputs) return Error{inputs.error()};
+      samples.push_back(inputs.take());
+    }
+    return samples;
+  }
+  struct stat info;
+  if (::stat(spec.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    return Error{"calibration '" + spec + "': not random:N and not a directory"};
+  auto declared = randomInputs(gm, seed, shapes, batch);
+  if (!declared) return Error{declared.error()};
+  if (declared.value().size() != 1)
+    return Error{"calibration directory " + spec + ": the model has " +
+                 std::to_string(declared.value().size()) +
+                 " inputs; a directory of .npy files calibrates single-input models"};
+  const Value& want = declared.value()[0];
+  std::vector<std::string> files;
+  if (DIR* dir = ::opendir(spec.c_str())) {
+    while (dirent* entry = ::readdir(dir)) {
+      std::string name = entry->d_name;
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
+        files.push_back(spec + "/" + name);
+    }
+    ::closedir(dir);
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) return Error{"calibration directory " + spec + " holds no .npy files"};
+  for (const auto& file : files) {
+    auto value = readNpy(file);
+    if (!value) return Error{file + ": " + value.error()};
+    Value& v = value.value();
+    if (v.isFloat() != want.isFloat())
+      return Error{file + ": " + std::string(ir::dtypeName(v.dtype)) + ", the model's input is " +
+                   std::string(ir::dtypeName(want.dtype))};
+    if (v.shape == want.shape) {
+      samples.push_back({std::move(v)});
+      continue;
+    }
+    // A batch: as many samples as it holds rows of the declared batch size.
+    bool rows = !want.shape.empty() && v.shape.size() == want.shape.size() && want.shape[0] > 0 &&
+                std::equal(v.shape.begin() + 1, v.shape.end(), want.shape.begin() + 1) &&
+                v.shape[0] % want.shape[0] == 0 && v.shape[0] > 0;
+    if (!rows)
+      return Error{file + ": shape " + shapeText(v.shape) + ", the model's input is " +
+                   shapeText(want.shape) + " (or a batch of it)"};
+    int64_t per = want.numel();
+    for (int64_t start = 0; start < v.numel(); start += per) {
+      Value sample;
+      sample.dtype = v.dtype;
+      sample.shape = want.shape;
+      if (v.isFloat())
+        sample.f.assign(v.f.begin() + start, v.f.begin() + start + per);
+      else
+        sample.i.assign(v.i.begin() + start, v.i.begin() + start + per);
+      samples.push_back({std::move(sample)});
+    }
+  }
+  return samples;
 }
 
 }  // namespace fxc::exec

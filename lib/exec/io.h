@@ -25,6 +25,13 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
                                           const std::map<std::string, std::vector<int64_t>>& shapes,
                                           int64_t batch = 0);
 
+// Calibration samples, each one value per placeholder: "random:N" (N seeded random inputs, seeds
+// seed .. seed+N-1) or a directory of .npy files for a single-input model (sorted by name; each
+// one sample of the input's shape, or a batch of them along the first axis).
+Expected<std::vector<std::vector<Value>>> calibrationInputs(
+    const ir::GraphModule& gm, const std::string& spec, uint64_t seed,
+    const std::map<std::string, std::vector<int64_t>>& shapes = {}, int64_t batch = 0);
+
 // "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5"
 std::string summary(const Value& value);
 

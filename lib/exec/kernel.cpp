@@ -68,6 +68,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addReductionKernels(table);
     addLossKernels(table);
     addResizeKernels(table);
+    addQuantizationKernels(table);
     return table;
   }();
   return kernels;

@@ -15,7 +15,9 @@ void addTensorKernels(KernelTable& table);       // shape, reshape, concat, tran
 void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmul, pooling, softmax
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
-void addResizeKernels(KernelTable& table);       // Resize, Upsample
+void addResizeKernels(KernelTable& table);
+void addQuantizationKernels(
+    KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
 void addFastKernels(KernelTable& table);
 // The keys of the fast kernels that read NativeData inputs (kernels_dnnl.cpp).

@@ -272,6 +272,9 @@ class Exporter {
 
   void emitFunction(const ir::Node& node) {
     if (node.target() == "operator.getitem") return;  // an output name of its producer
+    if (node.target() == "torch.fake_quantize_per_tensor_affine" ||
+        node.target() == "torch.fake_quantize_per_channel_affine")
+      return emitFakeQuantize(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -292,6 +295,33 @@ class Exporter {
     out.clear_input();
     for (const auto& arg : node.args()) out.add_input(valueOf(arg, node));
     setOutputs(node, out, original);
+  }
+
+  // A fake-quantize is ONNX's QuantizeLinear → DequantizeLinear pair on the same scale and zero
+  // point (whose integer type says the range; quant_min/max narrower than it only clamp).
+  void emitFakeQuantize(const ir::Node& node) {
+    if (node.args().size() != 3)
+      throw ExportError{"node '" + node.name() + "': a fake-quantize takes (x, scale, zero_point)"};
+    std::vector<std::string> inputs;
+    for (const auto& arg : node.args()) inputs.push_back(valueOf(arg, node));
+    const ir::Argument* axis = node.kwarg("axis");
+    NodeProto* pair[2] = {graph_->add_node(), graph_->add_node()};
+    pair[0]->set_op_type("QuantizeLinear");
+    pair[0]->set_name(node.name() + "_quantize");
+    pair[1]->set_op_type("DequantizeLinear");
+    pair[1]->set_name(node.name());
+    for (NodeProto* out : pair) {
+      for (const auto& input : inputs) out->add_input(input);
+      if (axis) {
+        AttributeProto* attr = out->add_attribute();
+        attr->set_name("axis");
+        attr->set_type(AttributeProto::INT);
+        attr->set_i(axis->toInt());
+      }
+    }
+    pair[0]->add_output(unique(value_.at(&node) + "_quantized"));
+    pair[1]->set_input(0, pair[0]->output(0));
+    setOutputs(node, *pair[1], nullptr);
   }
 
   void emitModule(const ir::Node& node) {

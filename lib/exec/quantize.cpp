@@ -1,0 +1,56 @@
+#include "exec/quantize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace fxc::exec {
+
+int64_t quantizeValue(float x, const QuantParams& p, QuantRange range) {
+  // nearbyint rounds half to even in the default rounding mode, as ONNX asks.
+  float scaled = std::nearbyint(x / p.scale);
+  if (std::isnan(scaled)) return std::clamp<int64_t>(p.zero_point, range.min, range.max);
+  double q = static_cast<double>(scaled) + static_cast<double>(p.zero_point);
+  q = std::clamp(q, static_cast<double>(range.min), static_cast<double>(range.max));
+  return static_cast<int64_t>(q);
+}
+
+float dequantizeValue(int64_t q, const QuantParams& p) {
+  return static_cast<float>(q - p.zero_point) * p.scale;
+}
+
+QuantParams chooseParams(float lo, float hi, QuantRange range, bool symmetric) {
+  lo = std::min(lo, 0.0f);
+  hi = std::max(hi, 0.0f);
+  QuantParams p;
+  double levels = static_cast<double>(range.max - range.min);
+  if (symmetric) {
+    double amax = std::max(std::fabs(lo), std::fabs(hi));
+    // int8 [-128, 127] and narrow [-127, 127] both centre on 0; uint8 on 128.
+    p.zero_point = range.min < 0 ? 0 : (range.min + range.max + 1) / 2;
+    double half = range.min < 0 ? static_cast<double>(std::min(-range.min, range.max)) : levels / 2;
+    p.scale = amax == 0 ? 1.0f : static_cast<float>(amax / half);
+    return p;
+  }
+  double span = static_cast<double>(hi) - static_cast<double>(lo);
+  if (span == 0) return p;  // scale 1, zero point 0
+  p.scale = static_cast<float>(span / levels);
+  double zp = std::nearbyint(static_cast<double>(range.min) - lo / static_cast<double>(p.scale));
+  p.zero_point = static_cast<int64_t>(
+      std::clamp(zp, static_cast<double>(range.min), static_cast<double>(range.max)));
+  return p;
+}
+
+double sqnrDb(const std::vector<float>& reference, const std::vector<float>& approximation) {
+  double signal = 0, noise = 0;
+  for (size_t k = 0; k < reference.size() && k < approximation.size(); ++k) {
+    double x = reference[k], e = reference[k] - approximation[k];
+    signal += x * x;
+    noise += e * e;
+  }
+  if (noise == 0) return std::numeric_limits<double>::infinity();
+  if (signal == 0) return -std::numeric_limits<double>::infinity();
+  return 10 * std::log10(signal / noise);
+}
+
+}  // namespace fxc::exec

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# fxc quantize end to end: both presets write QDQ models that pass ONNX's checker, run in fxc and
+# stay close to the float model; the accuracy targets (trt, per-channel int8, 32 random
+# calibration samples, MinMax: output SQNR >= 30 dB and cosine >= 0.999 on held-out inputs;
+# per-tensor weights measurably worse); a QAT model converted with --convert computes what the
+# PTQ model computes; a directory of .npy files calibrates.
+#   quantize.sh FXC
+set -u
+fxc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+json_field() {  # FILE EXPR: the value of outputs[0].EXPR in a --format json report
+  sed -n "s/.*\"$2\": \\([-0-9.e]*\\).*/\\1/p" "$1" | head -1
+}
+for model in resnet18_narrow mobilenet_v2_narrow; do
+  src=testdata/models/$model.onnx
+  for preset in trt ort-cpu; do
+    "$fxc" quantize -q "$src" --preset "$preset" -o "$work/$preset.onnx" --check ||
+      fail "$model $preset: quantize"
+    "$fxc" run "$work/$preset.onnx" >"$work/$preset.txt" || fail "$model $preset: run"
+    "$fxc" lint "$work/$preset.onnx" >/dev/null || fail "$model $preset: lint"
+  done
+  # Accuracy: per-channel meets the targets; per-tensor is worse.
+  "$fxc" quantize -q "$src" --preset trt --calibration random:32 --format json >"$work/pc.json" ||
+    fail "$model: report"
+  "$fxc" quantize -q "$src" --preset trt --calibration random:32 --per-tensor --format json \
+    >"$work/pt.json" || fail "$model: per-tensor report"
+  grep -q '"outputs"' "$work/pc.json" || fail "$model: no outputs in the report"
+  sqnr=$(sed -n '/"outputs"/,$p' "$work/pc.json" | json_field /dev/stdin sqnr_db)
+  cosine=$(sed -n '/"outputs"/,$p' "$work/pc.json" | json_field /dev/stdin cosine)
+  sqnr_pt=$(sed -n '/"outputs"/,$p' "$work/pt.json" | json_field /dev/stdin sqnr_db)
+  awk -v s="$sqnr" -v c="$cosine" 'BEGIN { exit !(s >= 30 && c >= 0.999) }' ||
+    fail "$model: SQNR $sqnr dB, cosine $cosine (targets: >= 30 dB, >= 0.999)"
+  awk -v a="$sqnr" -v b="$sqnr_pt" 'BEGIN { exit !(b < a) }' ||
+    fail "$model: per-tensor SQNR $sqnr_pt dB is not below per-channel $sqnr dB"
+  echo "$model: trt per-channel SQNR $sqnr dB, cosine $cosine; per-tensor $sqnr_pt dB"
+  # QAT: float weights behind fake-quantize; --convert folds them into what PTQ writes.
+  "$fxc" quantize -q "$src" --qat -o "$work/qat.onnx" --check || fail "$model: --qat"
+  "$fxc" quantize -q "$work/qat.onnx" --convert -o "$work/converted.onnx" --check ||
+    fail "$model: --convert"
+  "$fxc" run "$work/converted.onnx" | cmp -s - "$work/trt.txt" ||
+    fail "$model: the converted QAT model differs from the PTQ model"
+  "$fxc" run "$work/qat.onnx" | cmp -s - "$work/trt.txt" ||
+    fail "$model: the QAT model differs from the PTQ model"
+done
+# The same, pass by pass through fxc fuse.
+"$fxc" fuse -q testdata/models/resnet18_narrow.onnx --pass conv-bn --pass quant-observe:preset=ort-cpu \
+  --pass quant-calibrate:data=random:4 --pass quant-convert:preset=ort-cpu -o "$work/fuse.onnx" --check ||
+  fail "the passes one by one"
+"$fxc" run "$work/fuse.onnx" >/dev/null || fail "run the pass-by-pass model"
+# A directory of .npy files (zeros here: CI has no numpy) calibrates a single-input model.
+npy() {  # FILE DESCR SHAPE BYTES
+  local header="{'descr': '$2', 'fortran_order': False, 'shape': $3, }"
+  while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header="$header "; done
+  { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x00"
+    printf '%s\n' "$header"; head -c "$4" /dev/zero; } >"$1"
+}
+mkdir "$work/calib"
+npy "$work/calib/a.npy" '<f4' '(1, 3, 64, 64)' $((3 * 64 * 64 * 4))
+npy "$work/calib/b.npy" '<f4' '(2, 3, 64, 64)' $((2 * 3 * 64 * 64 * 4))
+"$fxc" quantize testdata/models/resnet18_narrow.onnx --calibration "$work/calib" -o "$work/dir.onnx" \
+  2>"$work/err" || fail "calibration from a directory: $(cat "$work/err")"
+grep -q "calibrate (minmax, 3 samples)" "$work/err" || fail "a batch file is not split: $(cat "$work/err")"
+echo ok
