@@ -6,7 +6,7 @@ committed outputs. Weights are random (seeded); BatchNorm statistics are made no
 torch.onnx does not de-duplicate them.
 
   scripts/export_testdata.py                 # the small committed models
-  scripts/export_testdata.py --big DIR       # full-size resnet18/resnet50 for benchmarks
+  scripts/export_testdata.py --big DIR       # full-size resnet18/resnet50/mobilenet_v2 for benchmarks
 """
 import argparse
 import os
@@ -365,7 +365,7 @@ def big_models(directory):
     import torchvision
     os.makedirs(directory, exist_ok=True)
     x = torch.randn(1, 3, 224, 224)
-    for name in ("resnet18", "resnet50"):
+    for name in ("resnet18", "resnet50", "mobilenet_v2"):
         model = getattr(torchvision.models, name)().eval()
         randomize_batchnorm(model, torch)
         with torch.no_grad():
@@ -376,7 +376,7 @@ def big_models(directory):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--big", metavar="DIR", help="write full-size resnet18/resnet50 to DIR")
+    parser.add_argument("--big", metavar="DIR", help="write full-size resnet18/resnet50/mobilenet_v2 to DIR")
     args = parser.parse_args()
     if args.big:
         big_models(args.big)
