@@ -20,9 +20,10 @@ step ./build/fxc trace "$out/resnet18_fused.onnx" --print-tabular
 step ./build/fxc trace "$out/resnet18_fused.onnx" --code
 step ./build/fxc lint "$model" "$out/resnet18_fused.onnx"
 # The seed's finale: run the fused model, profile it, and time fused against unfused.
-step ./build/fxc run "$out/resnet18_fused.onnx" --output-dir "$out/outputs"
-step ./build/fxc profile "$out/resnet18_fused.onnx" --sort --runs 5
-step ./build/fxc bench "$model" --pass conv-bn --pass dce --batch 4
+# --backend auto: cuDNN on a machine with a usable CUDA device, the CPU (oneDNN) elsewhere.
+step ./build/fxc run "$out/resnet18_fused.onnx" --backend auto --output-dir "$out/outputs"
+step ./build/fxc profile "$out/resnet18_fused.onnx" --backend auto --sort --runs 5
+step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass dce --batch 4
 # Conv + ReLU and the residual blocks' Conv + Add + ReLU as single fused convolutions.
 step ./build/fxc fuse "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --verify --code
-step ./build/fxc bench "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --batch 4
+step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass conv-add-relu --pass conv-relu --batch 4

@@ -30,6 +30,7 @@ struct Timing {
 Expected<Timing> time(const ir::GraphModule& gm, const std::vector<exec::Value>& inputs,
                       const BenchFlags& flags) {
   exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
+  reportFallbacks(interpreter);
   std::string missing;
   if (!interpreter.supported(missing))
     return Error{"unsupported: node " + missing + " has no CPU kernel"};

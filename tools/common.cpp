@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "exec/cudnn/backend.h"
 #include "ir/lint.h"
 #include "ir/printers.h"
 #include "onnx/export.h"
@@ -47,8 +48,13 @@ void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
 
 void addExecFlags(CLI::App& cmd, ExecFlags& flags) {
   cmd.add_option("--backend", flags.backend,
-                 "cpu (oneDNN where it applies; the default) or reference (plain loops only)")
-      ->check(CLI::IsMember({"cpu", "reference"}));
+                 "cpu (oneDNN where it applies; the default), reference (plain loops only), "
+                 "cudnn (a CUDA device) or auto (cudnn when a device is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "reference", "cudnn", "auto"}));
+  cmd.add_option("--precision", flags.precision,
+                 "cudnn: fp32 (default), tf32 (tensor-core math) or fp16 (half convolutions, "
+                 "float accumulation)")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16"}));
   cmd.add_option("--threads", flags.threads, "threads for the CPU kernels (default: one per core)")
       ->check(CLI::Range(1, 1024));
   cmd.add_option("--seed", flags.seed, "seed of the random inputs (default 0)");
@@ -64,7 +70,25 @@ Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const
 
 exec::Backend applyExecFlags(const ExecFlags& flags) {
   if (flags.threads > 0) exec::setThreads(flags.threads);
-  return flags.backend == "reference" ? exec::Backend::kReference : exec::Backend::kCpu;
+  if (flags.backend == "reference") return exec::Backend::kReference;
+  if (flags.backend == "cpu") return exec::Backend::kCpu;
+  std::string why;
+  if (!exec::cudnn::deviceUsable(&why)) {
+    if (flags.backend == "auto") {
+      spdlog::debug("--backend auto: cpu (no CUDA device: {})", why);
+      return exec::Backend::kCpu;
+    }
+    throw RunError{"no CUDA device: " + why};
+  }
+  exec::cudnn::setPrecision(flags.precision == "fp16"   ? exec::cudnn::Precision::kFp16
+                            : flags.precision == "tf32" ? exec::cudnn::Precision::kTf32
+                                                        : exec::cudnn::Precision::kFp32);
+  spdlog::debug("backend: cudnn, precision {}", flags.precision);
+  return exec::Backend::kCudnn;
+}
+
+void reportFallbacks(const exec::Interpreter& interpreter) {
+  for (const auto& node : interpreter.fallbacks()) spdlog::debug("cudnn: {} runs on the CPU", node);
 }
 
 std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular) {

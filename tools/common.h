@@ -41,6 +41,11 @@ constexpr int kExitUsage = 2;
 struct UsageError {
   std::string message;
 };
+// Thrown for a failure that is not the model's (no CUDA device for --backend cudnn); main()
+// prints it and exits 1.
+struct RunError {
+  std::string message;
+};
 
 // MODEL as given, or "-" when it is omitted and stdin is a pipe; a usage error otherwise.
 std::string resolveModelPath(const std::string& model);
@@ -91,17 +96,22 @@ bool wantsOutput(const OutputFlags& flags);
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path);
 
-// --backend / --threads / --seed / --shape / --batch, shared by the commands that run a model.
+// --backend / --precision / --threads / --seed / --shape / --batch, shared by the commands that
+// run a model.
 struct ExecFlags {
   std::string backend = "cpu";
+  std::string precision = "fp32";
   int threads = 0;  // 0: one per core
   uint64_t seed = 0;
   std::vector<std::string> shapes;
   int64_t batch = 0;  // 0: as declared
 };
 void addExecFlags(CLI::App& cmd, ExecFlags& flags);
-// Sets the thread count; the backend to run on.
+// Sets the thread count and precision; the backend to run on ("auto": cudnn when a CUDA device
+// is usable, else cpu). --backend cudnn without a usable device throws RunError.
 exec::Backend applyExecFlags(const ExecFlags& flags);
+// -v: the nodes a cudnn run leaves to CPU kernels.
+void reportFallbacks(const exec::Interpreter& interpreter);
 // Seeded random inputs of the declared shapes, with --shape and --batch applied.
 Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const ExecFlags& flags);
 

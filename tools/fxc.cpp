@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     printError(e.message);
     return kExitUsage;
+  } catch (const RunError& e) {
+    printError(e.message);
+    return kExitFailure;
   } catch (const std::bad_alloc&) {
     printError("out of memory");
     return kExitFailure;

@@ -124,6 +124,7 @@ int runProfile(const ProfileFlags& flags) {
   }
   std::string label = modelLabel(path);
   ProfilingInterpreter interpreter(*traced.value(), applyExecFlags(flags.exec));
+  reportFallbacks(interpreter);
   std::string missing;
   if (!interpreter.supported(missing)) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");

@@ -176,10 +176,10 @@ int runQuantize(const QuantizeFlags& flags) {
     }
     for (const ir::Node* node : gm.graph()) {
       std::string kind = passes::quantKind(gm, *node);
-      quantizable = quantizable || (!kind.empty() &&
-                                    std::find(kinds.begin(), kinds.end(), kind) != kinds.end() &&
-                                    std::find(flags.exclude.begin(), flags.exclude.end(),
-                                              node->name()) == flags.exclude.end());
+      quantizable = quantizable ||
+                    (!kind.empty() && std::find(kinds.begin(), kinds.end(), kind) != kinds.end() &&
+                     std::find(flags.exclude.begin(), flags.exclude.end(), node->name()) ==
+                         flags.exclude.end());
     }
     if (!quantizable)
       return fail("no quantizable op (preset " + flags.preset + " quantizes " +

@@ -1,11 +1,13 @@
 // fxc run [MODEL] [--input NAME=FILE.npy]... [--output-dir DIR] [--backend cpu|reference]
 // [--threads N] [--seed S] [--shape NAME=D0,D1,...]... [--batch N]
 #include <onnx/onnx_pb.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
 
+#include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
 #include "exec/io.h"
 #include "tools/common.h"
@@ -54,6 +56,7 @@ int runRun(const RunFlags& flags) {
   const ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
   exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
+  reportFallbacks(interpreter);
   std::string missing;
   if (!interpreter.supported(missing)) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");
@@ -95,10 +98,27 @@ int runRun(const RunFlags& flags) {
     }
     inputs.value()[k] = value.take();
   }
+  // A reduced precision on the GPU reports its error against float32 on the same inputs.
+  bool reduced = flags.exec.precision != "fp32" && interpreter.backend() == exec::Backend::kCudnn;
+  std::vector<exec::Value> kept_inputs;
+  if (reduced) kept_inputs = inputs.value();
   auto outputs = interpreter.run(inputs.take());
   if (!outputs) {
     printError(label + ": " + outputs.error());
     return kExitFailure;
+  }
+  if (reduced) {
+    exec::cudnn::setPrecision(exec::cudnn::Precision::kFp32);
+    auto exact = interpreter.run(std::move(kept_inputs));
+    if (!exact) {
+      printError(label + ": " + exact.error());
+      return kExitFailure;
+    }
+    for (size_t k = 0; k < exact.value().size() && k < outputs.value().size(); ++k) {
+      auto d = exec::compareValues(outputs.value()[k], exact.value()[k], 0, 0);
+      spdlog::info("{} against fp32: output {}: max abs error {:.3g}, max rel error {:.3g}",
+                   flags.exec.precision, k, d.max_abs, d.max_rel);
+    }
   }
   // Output names: the model's own, for the files.
   std::vector<std::string> names;

@@ -4,14 +4,45 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "exec/cudnn/backend.h"
+
 namespace fxc::exec {
 
+namespace {
+
+const std::unordered_map<std::string, Kernel>& tableFor(Backend backend) {
+  switch (backend) {
+    case Backend::kReference:
+      return referenceKernels();
+    case Backend::kCudnn: {
+      static const std::unordered_map<std::string, Kernel> merged = [] {
+        std::unordered_map<std::string, Kernel> table = cpuKernels();
+        for (const auto& [key, kernel] : cudnn::kernels()) table[key] = kernel;
+        return table;
+      }();
+      return merged;
+    }
+    case Backend::kCpu:
+      break;
+  }
+  return cpuKernels();
+}
+
+// Whether the kernel under `key` takes NativeData inputs as they are on `backend`.
+bool takesNative(Backend backend, const std::string& key) {
+  if (backend == Backend::kCpu) return acceptsNative(key);
+  if (backend == Backend::kCudnn) return cudnn::kernels().count(key) != 0;
+  return false;
+}
+
+}  // namespace
+
 Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend)
-    : gm_(gm), table_(backend == Backend::kReference ? referenceKernels() : cpuKernels()) {
+    : gm_(gm), backend_(backend), table_(tableFor(backend)) {
   for (const ir::Node* node : gm_.graph()) {
     std::string key;
     kernels_[node] = kernelFor(*node, &key);
-    native_[node] = backend == Backend::kCpu && kernels_[node] && acceptsNative(key);
+    native_[node] = kernels_[node] && takesNative(backend, key);
     auto& inputs = inputs_of_[node] = node->inputNodes();
     for (const ir::Node* input : inputs) ++uses_[input];
   }
@@ -53,6 +84,19 @@ bool Interpreter::supported(std::string& missing) const {
     }
   }
   return true;
+}
+
+std::vector<std::string> Interpreter::fallbacks() const {
+  std::vector<std::string> out;
+  if (backend_ != Backend::kCudnn) return out;
+  for (const ir::Node* node : gm_.graph()) {
+    bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
+    if (!call || node->target() == "operator.getitem" || native_.at(node)) continue;
+    const ir::Module* module =
+        node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
+    out.push_back(node->name() + " (" + (module ? module->type() : node->target()) + ")");
+  }
+  return out;
 }
 
 const Value* Interpreter::moduleTensor(const ir::Module& module, const std::string& name) {

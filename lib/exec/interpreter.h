@@ -18,6 +18,7 @@ namespace fxc::exec {
 enum class Backend {
   kCpu,        // oneDNN where it applies, the reference kernels elsewhere
   kReference,  // the reference kernels only
+  kCudnn,      // values on a CUDA device: cuDNN/cuBLAS kernels, the CPU ones for the rest
 };
 
 class Interpreter {
@@ -32,6 +33,10 @@ class Interpreter {
   virtual Expected<std::vector<Value>> run(std::vector<Value> inputs);
   // Whether every node has a kernel; the first that has none is named in `missing`.
   bool supported(std::string& missing) const;
+  Backend backend() const { return backend_; }
+  // Call nodes the chosen backend runs with CPU kernels ("name (target)"): with kCudnn, the
+  // ones that copy their inputs to the host.
+  std::vector<std::string> fallbacks() const;
 
  protected:
   // Runs one call node on its inputs; the values it produces (several for multi-output ops).
@@ -42,6 +47,7 @@ class Interpreter {
   const Kernel* kernelFor(const ir::Node& node, std::string* key = nullptr) const;
 
   const ir::GraphModule& gm_;
+  Backend backend_;
   const std::unordered_map<std::string, Kernel>& table_;
   // Found once per model, not once per run (the graph must not change while this lives): each
   // call node's kernel (nullptr when none), each node's inputs, and how many nodes read each.

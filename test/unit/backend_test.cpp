@@ -1,5 +1,7 @@
 // The fast CPU kernels (oneDNN) against the reference kernels, over a table of shapes: every
 // case is a one-node graph run by both backends on the same seeded data.
+#include "exec/cudnn/backend.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -72,15 +74,28 @@ double normalizedError(const Value& fast, const Value& reference) {
   return diff / scale;
 }
 
-// Runs both backends; the fast one twice (its plan is reused the second time).
+// Whether the GPU backend can be tested here (once; the reason is reported by its own test).
+bool gpuUsable() {
+  static const bool usable = fxc::exec::cudnn::deviceUsable(nullptr);
+  return usable;
+}
+
+// Runs the reference kernels, then the CPU backend (oneDNN) and, where a CUDA device is usable,
+// the cuDNN backend, each twice (their plans are reused the second time).
 void checkBackendsAgree(const ir::GraphModule& gm, std::vector<Value> inputs) {
-  Interpreter reference(gm, Backend::kReference), fast(gm, Backend::kCpu);
+  Interpreter reference(gm, Backend::kReference);
   auto want = reference.run(inputs);
   REQUIRE_MESSAGE(want, (want ? "" : want.error()));
-  for (int run = 0; run < 2; ++run) {
-    auto got = fast.run(inputs);
-    REQUIRE_MESSAGE(got, (got ? "" : got.error()));
-    CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+  std::vector<std::pair<Backend, double>> backends = {{Backend::kCpu, 1e-5}};
+  if (gpuUsable()) backends.emplace_back(Backend::kCudnn, 1e-4);
+  for (auto [backend, tolerance] : backends) {
+    Interpreter fast(gm, backend);
+    for (int run = 0; run < 2; ++run) {
+      auto got = fast.run(inputs);
+      REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+      for (size_t k = 0; k < want.value().size(); ++k)
+        CHECK(normalizedError(got.value()[k], want.value()[k]) < tolerance);
+    }
   }
 }
 
@@ -215,4 +230,43 @@ TEST_CASE("fused convolutions in oneDNN's layout: ConvReLU2d -> ConvAddReLU2d ->
   ir::Node* b2 = g.callModule("b", {b, x});  // a plain residual
   g.output(g.callModule("pool", {b2}));
   checkBackendsAgree(*gm, {input({2, 16, 12, 12}, 9)});
+}
+
+TEST_CASE("the cuDNN backend: tested where a CUDA device is usable") {
+  std::string why;
+  if (!fxc::exec::cudnn::deviceUsable(&why)) {
+    MESSAGE("cuDNN kernels not run here: no CUDA device: " << why);
+    return;
+  }
+  CHECK(fxc::exec::cudnn::compiled());
+}
+
+TEST_CASE("elementwise, BatchNorm, softmax, views and concat: every backend agrees") {
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Module* bn = gm->addModule("bn", "BatchNorm2d");
+  bn->setTensor("weight", tensor({6}, 1));
+  bn->setTensor("bias", tensor({6}, 2));
+  bn->setTensor("running_mean", tensor({6}, 3));
+  auto var = tensor({6}, 4);
+  std::vector<float> positive = {0.5f, 1.0f, 1.5f, 2.0f, 0.7f, 0.9f};
+  var->setBytes(std::string(reinterpret_cast<const char*>(positive.data()), 24));
+  bn->setTensor("running_var", var);
+  gm->addModule("relu", "ReLU");
+  gm->opset = 17;
+  ir::Graph& g = gm->graph();
+  ir::Node* x = g.placeholder("x");
+  ir::Node* y = g.placeholder("y");  // [6, 1, 1]: broadcasts over x [2, 6, 5, 5]
+  ir::Node* normed = g.callModule("bn", {x});
+  ir::Node* sum = g.callFunction("operator.add", {normed, y});
+  ir::Node* product = g.callFunction("operator.mul", {sum, x});
+  ir::Node* quotient = g.callFunction("operator.truediv", {product, y});
+  ir::Node* relu = g.callModule("relu", {quotient});
+  ir::Node* sig = g.callFunction("torch.sigmoid", {relu});
+  ir::Node* swish = g.callFunction("torch.nn.functional.hardswish", {quotient});
+  ir::Node* joined =
+      g.callFunction("torch.cat", {sig, swish}, {{"axis", ir::Argument(int64_t{1})}});
+  ir::Node* flat = g.callFunction("torch.flatten", {joined}, {{"axis", ir::Argument(int64_t{1})}});
+  ir::Node* soft = g.callFunction("torch.softmax", {flat}, {{"axis", ir::Argument(int64_t{-1})}});
+  g.output(soft);
+  checkBackendsAgree(*gm, {input({2, 6, 5, 5}, 11), input({6, 1, 1}, 12)});
 }

@@ -1,0 +1,142 @@
+// The cuDNN backend's own CUDA kernels: activations cuDNN lacks, broadcasting arithmetic, the
+// fp16 convolution epilogue, float<->half conversion, concatenation. Grid-stride loops.
+#include <cuda_fp16.h>
+
+#include "exec/cudnn/device.h"
+
+namespace fxc::exec::cudnn {
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocksFor(size_t n) {
+  size_t blocks = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < 65535 ? (blocks ? blocks : 1) : 65535);
+}
+
+__global__ void unaryKernel(Unary op, const float* x, float* y, size_t n, float a, float b) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float v = x[i];
+    switch (op) {
+      case Unary::kRelu: v = v > 0.f ? v : 0.f; break;
+      case Unary::kSigmoid: v = 1.f / (1.f + expf(-v)); break;
+      case Unary::kTanh: v = tanhf(v); break;
+      case Unary::kHardSigmoid: v = fminf(fmaxf(a * v + b, 0.f), 1.f); break;
+      case Unary::kHardSwish: v = v * fminf(fmaxf(v / 6.f + 0.5f, 0.f), 1.f); break;
+      case Unary::kLeakyRelu: v = v >= 0.f ? v : a * v; break;
+      case Unary::kClip: v = fminf(fmaxf(v, a), b); break;
+    }
+    y[i] = v;
+  }
+}
+
+struct Strides {
+  int rank;
+  long long shape[6], a[6], b[6];
+};
+
+__global__ void binaryKernel(Binary op, const float* a, const float* b, float* y, size_t n,
+                             Strides s) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    long long rest = static_cast<long long>(i), ia = 0, ib = 0;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      long long index = rest % s.shape[d];
+      rest /= s.shape[d];
+      ia += index * s.a[d];
+      ib += index * s.b[d];
+    }
+    float u = a[ia], v = b[ib];
+    switch (op) {
+      case Binary::kAdd: y[i] = u + v; break;
+      case Binary::kSub: y[i] = u - v; break;
+      case Binary::kMul: y[i] = u * v; break;
+      case Binary::kDiv: y[i] = u / v; break;
+    }
+  }
+}
+
+__global__ void epilogueKernel(float* y, const float* bias, const float* z, long long c,
+                               long long inner, size_t n, bool relu) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float v = y[i];
+    if (bias) v += bias[(static_cast<long long>(i) / inner) % c];
+    if (z) v += z[i];
+    y[i] = relu && v < 0.f ? 0.f : v;
+  }
+}
+
+__global__ void toHalfKernel(const float* x, __half* y, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = __float2half(x[i]);
+}
+
+__global__ void fromHalfKernel(const __half* x, float* y, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = __half2float(x[i]);
+}
+
+__global__ void concatKernel(const float* x, float* y, long long extent, long long inner,
+                             long long total, long long offset, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    long long k = static_cast<long long>(i);
+    long long o = k / (extent * inner), e = (k / inner) % extent, r = k % inner;
+    y[(o * total + offset + e) * inner + r] = x[k];
+  }
+}
+
+void launched(const char* what) { check(cudaGetLastError(), what); }
+
+}  // namespace
+
+void launchUnary(Unary op, const float* x, float* y, size_t n, float a, float b, cudaStream_t s) {
+  unaryKernel<<<blocksFor(n), kThreads, 0, s>>>(op, x, y, n, a, b);
+  launched("unary kernel");
+}
+
+void launchBinary(Binary op, const float* a, const float* b, float* y,
+                  const std::vector<int64_t>& shape, const std::vector<int64_t>& a_strides,
+                  const std::vector<int64_t>& b_strides, cudaStream_t s) {
+  if (shape.size() > 6) throw ExecError("unsupported: broadcasting over more than 6 dimensions");
+  Strides strides{};
+  strides.rank = static_cast<int>(shape.size());
+  size_t n = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides.shape[d] = shape[d];
+    strides.a[d] = a_strides[d];
+    strides.b[d] = b_strides[d];
+    n *= static_cast<size_t>(shape[d]);
+  }
+  if (n == 0) return;
+  binaryKernel<<<blocksFor(n), kThreads, 0, s>>>(op, a, b, y, n, strides);
+  launched("binary kernel");
+}
+
+void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int64_t c, int64_t inner,
+                    bool relu, cudaStream_t s) {
+  size_t count = static_cast<size_t>(n * c * inner);
+  if (count == 0) return;
+  epilogueKernel<<<blocksFor(count), kThreads, 0, s>>>(y, bias, z, c, inner, count, relu);
+  launched("convolution epilogue");
+}
+
+void launchToHalf(const float* x, void* y, size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  toHalfKernel<<<blocksFor(n), kThreads, 0, s>>>(x, static_cast<__half*>(y), n);
+  launched("float to half");
+}
+
+void launchFromHalf(const void* x, float* y, size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  fromHalfKernel<<<blocksFor(n), kThreads, 0, s>>>(static_cast<const __half*>(x), y, n);
+  launched("half to float");
+}
+
+void launchConcatPart(const float* x, float* y, int64_t outer, int64_t extent, int64_t inner,
+                      int64_t total, int64_t offset, cudaStream_t s) {
+  size_t n = static_cast<size_t>(outer * extent * inner);
+  if (n == 0) return;
+  concatKernel<<<blocksFor(n), kThreads, 0, s>>>(x, y, extent, inner, total, offset, n);
+  launched("concat kernel");
+}
+
+}  // namespace fxc::exec::cudnn
