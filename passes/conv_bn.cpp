@@ -215,25 +215,12 @@ class ConvBnFolder {
 
     // The fused node takes the BatchNorm's place and its output name; the export rebuilds the
     // conv from the module (the new bias is not in the original node).
-    std::string bn_value;
-    if (const auto* record = std::any_cast<onnx::NodeRecord>(&bn_node->meta.source)) {
-      bn_value = !record->value.empty()
-                     ? record->value
-                     : (record->protos.empty() ? "" : record->protos[0]->output(0));
-    }
-    conv_node->meta.source = onnx::NodeRecord{{}, {}, -1, bn_value};
+    conv_node->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*bn_node)};
     bn_node->replaceAllUsesWith(conv_node);
     std::string bn_path = bn_node->target();
     gm_.graph().eraseNode(bn_node);
-    if (--calls_[bn_path] == 0) removeModule(bn_path);
+    if (--calls_[bn_path] == 0) gm_.removeModule(bn_path);
     return "";
-  }
-
-  void removeModule(const std::string& path) {
-    size_t dot = path.rfind('.');
-    ir::Module* parent =
-        dot == std::string::npos ? &gm_.root() : gm_.findModule(path.substr(0, dot));
-    if (parent) parent->removeChild(dot == std::string::npos ? path : path.substr(dot + 1));
   }
 
   ir::GraphModule& gm_;

@@ -70,18 +70,10 @@ class ConvReluFuser {
     return "";
   }
 
-  // The ONNX name of the value `node` produces, for the fused node to keep.
-  static std::string valueName(const ir::Node& node) {
-    const auto* record = std::any_cast<onnx::NodeRecord>(&node.meta.source);
-    if (!record) return "";
-    if (!record->value.empty()) return record->value;
-    return record->protos.empty() ? "" : record->protos[0]->output(0);
-  }
-
   // The conv takes the ReLU's place: its module retyped, the ReLU's uses and output name.
   void replace(ir::Node* conv, ir::Node* relu, const std::string& type) {
     gm_.findModule(conv->target())->setType(type);
-    conv->meta.source = onnx::NodeRecord{{}, {}, -1, valueName(*relu)};
+    conv->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*relu)};
     conv->meta.shape = relu->meta.shape;
     relu->replaceAllUsesWith(conv);
     eraseCall(relu);
@@ -90,7 +82,7 @@ class ConvReluFuser {
   void eraseCall(ir::Node* node) {
     std::string path = node->op() == ir::Opcode::kCallModule ? node->target() : "";
     gm_.graph().eraseNode(node);
-    if (!path.empty() && --calls_[path] == 0) removeModule(path);
+    if (!path.empty() && --calls_[path] == 0) gm_.removeModule(path);
   }
 
   std::string fuse(ir::Node* relu) {
@@ -132,13 +124,6 @@ class ConvReluFuser {
     eraseCall(add);
     replace(conv, relu, "ConvAddReLU2d");
     return "";
-  }
-
-  void removeModule(const std::string& path) {
-    size_t dot = path.rfind('.');
-    ir::Module* parent =
-        dot == std::string::npos ? &gm_.root() : gm_.findModule(path.substr(0, dot));
-    if (parent) parent->removeChild(dot == std::string::npos ? path : path.substr(dot + 1));
   }
 
   ir::GraphModule& gm_;

@@ -109,7 +109,8 @@ float entropyThreshold(const Stats& s) {
     double merge = static_cast<double>(i) / levels;
     for (size_t level = 0; level < levels; ++level) {
       size_t begin = static_cast<size_t>(static_cast<double>(level) * merge);
-      size_t end = level + 1 == levels ? i : static_cast<size_t>(static_cast<double>(level + 1) * merge);
+      size_t end =
+          level + 1 == levels ? i : static_cast<size_t>(static_cast<double>(level + 1) * merge);
       double sum = 0;
       size_t nonzero = 0;
       for (size_t k = begin; k < end; ++k) {

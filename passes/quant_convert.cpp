@@ -27,13 +27,6 @@ namespace {
 const char* kPerTensor = "torch.fake_quantize_per_tensor_affine";
 const char* kPerChannel = "torch.fake_quantize_per_channel_affine";
 
-std::string valueName(const ir::Node& node) {
-  const auto* record = std::any_cast<onnx::NodeRecord>(&node.meta.source);
-  if (!record) return "";
-  if (!record->value.empty()) return record->value;
-  return record->protos.empty() ? "" : record->protos[0]->output(0);
-}
-
 // The integer values of `w` quantized with per-slice parameters along `axis` (-1: one slice).
 std::vector<int64_t> quantizeAlong(const std::vector<float>& w, const std::vector<int64_t>& dims,
                                    int64_t axis, const std::vector<exec::QuantParams>& params,
@@ -55,17 +48,11 @@ std::vector<int64_t> quantizeAlong(const std::vector<float>& w, const std::vecto
 void substitute(ir::GraphModule& gm, ir::Node* old, ir::Node* replacement) {
   replacement->meta.dtype = old->meta.dtype;
   replacement->meta.shape = old->meta.shape;
-  replacement->meta.source = onnx::NodeRecord{{}, {}, -1, valueName(*old)};
+  replacement->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*old)};
   old->replaceAllUsesWith(replacement);
   std::string name = old->name();
   gm.graph().eraseNode(old);
   replacement->setName(name);
-}
-
-void removeModule(ir::GraphModule& gm, const std::string& path) {
-  size_t dot = path.rfind('.');
-  ir::Module* parent = dot == std::string::npos ? &gm.root() : gm.findModule(path.substr(0, dot));
-  if (parent) parent->removeChild(dot == std::string::npos ? path : path.substr(dot + 1));
 }
 
 // A tensor path not yet used: `base`, else base_1, base_2, ...
@@ -134,7 +121,7 @@ class Converter {
         return Error{"observer " + path + " was not calibrated: run quant-calibrate first"};
       observer->replaceAllUsesWith(input);
       gm_.graph().eraseNode(observer);
-      removeModule(gm_, path);
+      gm_.removeModule(path);
       result_.add("skipped");
       return true;
     }
@@ -160,7 +147,7 @@ class Converter {
     fq->meta.shape = observer->meta.shape;
     observer->replaceAllUsesWith(fq);
     gm_.graph().eraseNode(observer);
-    removeModule(gm_, path);
+    gm_.removeModule(path);
     activation_scale_[fq] = p.scale;
     result_.add("activations");
     return true;

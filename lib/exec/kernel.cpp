@@ -74,6 +74,21 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
   return kernels;
 }
 
+std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c) {
+  std::vector<Value> copies(c.inputCount());
+  std::vector<const Value*> inputs(c.inputCount());
+  for (size_t k = 0; k < c.inputCount(); ++k) {
+    const Value* v = c.optionalInput(k);
+    if (v && v->native) {
+      copies[k] = *v;
+      copies[k].makePlain();
+      v = &copies[k];
+    }
+    inputs[k] = v;
+  }
+  return kernel(c.withInputs(std::move(inputs)));
+}
+
 bool acceptsNative(const std::string& key) {
   const auto& keys = nativeKernelKeys();
   return std::find(keys.begin(), keys.end(), key) != keys.end();

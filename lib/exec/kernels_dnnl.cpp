@@ -78,22 +78,6 @@ Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float>
   return y;
 }
 
-// Runs `reference` on plain copies of native inputs.
-std::vector<Value> onPlainInputs(const Kernel& reference, const KernelContext& c) {
-  std::vector<Value> copies(c.inputCount());
-  std::vector<const Value*> inputs(c.inputCount());
-  for (size_t k = 0; k < c.inputCount(); ++k) {
-    const Value* v = c.optionalInput(k);
-    if (v && v->native) {
-      copies[k] = *v;
-      copies[k].makePlain();
-      v = &copies[k];
-    }
-    inputs[k] = v;
-  }
-  return reference(c.withInputs(std::move(inputs)));
-}
-
 void dnnlProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                  const float* b, float* y) {
   if (m == 0 || n == 0) return;

@@ -31,6 +31,14 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
+// Runs `kernel` on plain copies of any inputs held as NativeData (a fast kernel's fallback).
+std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
+// Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis
+// (opset < 13: the input flattened to 2-D at `axis`, inner 1).
+struct NormalizedExtent {
+  int64_t outer = 1, extent = 1, inner = 1;
+};
+NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x);
 
 // Convolution and pooling windows (2-D), validated; shared by the reference and fast kernels.
 struct Window {

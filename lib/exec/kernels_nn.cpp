@@ -386,13 +386,9 @@ std::vector<Value> globalAveragePool(const KernelContext& c) {
   return {std::move(y)};
 }
 
-enum class Normalize { kSoftmax, kLogSoftmax, kHardmax };
+}  // namespace
 
-// Softmax, LogSoftmax and Hardmax. From opset 13 they work along one axis (default -1); before,
-// they flattened the input to 2-D at `axis` (default 1) and worked along the trailing block.
-template <Normalize kMode>
-std::vector<Value> normalizeAlong(const KernelContext& c) {
-  const Value& x = requireFloat(c.input(0), "the input");
+NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x) {
   size_t rank = x.shape.size();
   const ir::Argument* axis_attr = c.attribute("axis");
   bool coerced = c.opset() > 0 && c.opset() < 13;
@@ -400,14 +396,27 @@ std::vector<Value> normalizeAlong(const KernelContext& c) {
                                         axis_attr->toInt() + 1 != static_cast<int64_t>(rank))))
     throw ExecError("unsupported: Softmax-like op on an axis other than the last, opset unknown");
   size_t axis = normalizeAxis(axis_attr ? axis_attr->toInt() : (coerced ? 1 : -1), rank);
-  int64_t outer = 1, extent = 1, inner = 1;
-  for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+  NormalizedExtent e;
+  for (size_t d = 0; d < axis; ++d) e.outer *= x.shape[d];
   if (coerced) {
-    for (size_t d = axis; d < rank; ++d) extent *= x.shape[d];
+    for (size_t d = axis; d < rank; ++d) e.extent *= x.shape[d];
   } else {
-    extent = x.shape[axis];
-    for (size_t d = axis + 1; d < rank; ++d) inner *= x.shape[d];
+    e.extent = x.shape[axis];
+    for (size_t d = axis + 1; d < rank; ++d) e.inner *= x.shape[d];
   }
+  return e;
+}
+
+namespace {
+
+enum class Normalize { kSoftmax, kLogSoftmax, kHardmax };
+
+// Softmax, LogSoftmax and Hardmax. From opset 13 they work along one axis (default -1); before,
+// they flattened the input to 2-D at `axis` (default 1) and worked along the trailing block.
+template <Normalize kMode>
+std::vector<Value> normalizeAlong(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  auto [outer, extent, inner] = normalizedExtent(c, x);
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {

@@ -183,6 +183,12 @@ Module* GraphModule::addModule(std::string_view path, const std::string& type) {
   return module;
 }
 
+bool GraphModule::removeModule(std::string_view path) {
+  size_t dot = path.rfind('.');
+  Module* parent = dot == std::string_view::npos ? &root_ : findModule(path.substr(0, dot));
+  return parent && parent->removeChild(dot == std::string_view::npos ? path : path.substr(dot + 1));
+}
+
 std::shared_ptr<Tensor> GraphModule::findTensor(std::string_view path) const {
   size_t dot = path.rfind('.');
   const Module* owner = dot == std::string_view::npos ? &root_ : findModule(path.substr(0, dot));

@@ -114,6 +114,8 @@ class GraphModule {
   Module* findModule(std::string_view path) const;
   // Creates the module at `path` (and "Module" containers above it) or retypes an existing one.
   Module* addModule(std::string_view path, const std::string& type);
+  // Removes the module at `path` (and what it holds); whether there was one.
+  bool removeModule(std::string_view path);
   // "layer1.0.conv1.weight" → that tensor, or nullptr.
   std::shared_ptr<Tensor> findTensor(std::string_view path) const;
   // Registers `tensor` at a dotted path, creating containers as needed.

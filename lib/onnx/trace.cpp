@@ -700,4 +700,11 @@ Expected<std::unique_ptr<ir::GraphModule>> trace(LoadedModel model, const TraceO
   }
 }
 
+std::string recordedValueName(const ir::Node& node) {
+  const auto* record = std::any_cast<NodeRecord>(&node.meta.source);
+  if (!record) return "";
+  if (!record->value.empty()) return record->value;
+  return record->protos.empty() ? "" : record->protos[0]->output(0);
+}
+
 }  // namespace fxc::onnx

@@ -29,6 +29,10 @@ struct NodeRecord {
   std::string value;
 };
 
+// The ONNX name of the value `node` produces, from its record ("" when it has none): what a pass
+// that replaces the node gives the replacement, so that export keeps the name.
+std::string recordedValueName(const ir::Node& node);
+
 // Stored in GraphModule::source: the model with its nodes and tensor bytes moved out.
 struct ModelRecord {
   std::shared_ptr<::onnx::ModelProto> proto;

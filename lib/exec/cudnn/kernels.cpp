@@ -63,18 +63,7 @@ struct ActivationDesc {
 
 // The CPU kernel on host copies of the inputs (the fallback of every kernel here).
 std::vector<Value> onHost(const Kernel& cpu, const KernelContext& c) {
-  std::vector<Value> copies(c.inputCount());
-  std::vector<const Value*> inputs(c.inputCount());
-  for (size_t k = 0; k < c.inputCount(); ++k) {
-    const Value* v = c.optionalInput(k);
-    if (v && v->native) {
-      copies[k] = *v;
-      copies[k].makePlain();
-      v = &copies[k];
-    }
-    inputs[k] = v;
-  }
-  return cpu(c.withInputs(std::move(inputs)));
+  return onPlainInputs(cpu, c);
 }
 
 // A module tensor on the device, uploaded the first time (kept in the node's state).
@@ -143,9 +132,12 @@ void planConvolution(ConvPlan& plan, const ConvGeometry& g, const Value& w, cons
         "cudnnSetConvolution2dDescriptor");
   check(cudnnSetConvolutionGroupCount(plan.conv.d, static_cast<int>(g.groups)),
         "cudnnSetConvolutionGroupCount");
-  check(cudnnSetConvolutionMathType(plan.conv.d, ctx.precision == Precision::kFp32
-                                                     ? CUDNN_FMA_MATH
-                                                     : CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION),
+  // fp32: FMA only; tf32: the default, which lets float32 use TF32 tensor cores; fp16: tensor
+  // cores on the half data.
+  check(cudnnSetConvolutionMathType(plan.conv.d, ctx.precision == Precision::kFp32 ? CUDNN_FMA_MATH
+                                                 : ctx.precision == Precision::kTf32
+                                                     ? CUDNN_DEFAULT_MATH
+                                                     : CUDNN_TENSOR_OP_MATH),
         "cudnnSetConvolutionMathType");
   // The output size cuDNN computes must be ONNX's (asymmetric padding is not expressible).
   int n = 0, c = 0, h = 0, wd = 0;
@@ -415,21 +407,10 @@ Kernel softmax(Kernel cpu, cudnnSoftmaxAlgorithm_t algorithm) {
   return [cpu, algorithm](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     if (!x.isFloat() || x.shape.empty() || c.opset() == 0) return onHost(cpu, c);
-    size_t rank = x.shape.size();
-    bool coerced = c.opset() < 13;
-    const ir::Argument* axis_attr = c.attribute("axis");
-    size_t axis = normalizeAxis(axis_attr ? axis_attr->toInt() : (coerced ? 1 : -1), rank);
-    int64_t outer = 1, extent = 1, inner = 1;
-    for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
-    if (coerced) {
-      for (size_t d = axis; d < rank; ++d) extent *= x.shape[d];
-    } else {
-      extent = x.shape[axis];
-      for (size_t d = axis + 1; d < rank; ++d) inner *= x.shape[d];
-    }
+    NormalizedExtent e = normalizedExtent(c, x);
     // Softmax over the channel axis of [outer, extent, inner, 1].
     TensorDesc desc;
-    desc.set(outer, extent, inner, 1);
+    desc.set(e.outer, e.extent, e.inner, 1);
     auto input = onDevice(x);
     auto output = std::make_shared<Buffer>(elementCount(x.shape) * sizeof(float));
     check(cudnnSoftmaxForward(context().cudnn, algorithm, CUDNN_SOFTMAX_MODE_CHANNEL, &kOne, desc.d,
