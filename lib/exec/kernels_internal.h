@@ -44,7 +44,10 @@ NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x);
 struct Window {
   std::vector<int64_t> kernel, strides, pads, dilations;  // pads: begins then ends
 };
-Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spatial);
+// The window of a convolution or pooling over `input`'s spatial dimensions; auto_pad SAME_UPPER /
+// SAME_LOWER / VALID become explicit pads (not on a transposed convolution).
+Window windowOf(const KernelContext& c, std::vector<int64_t> kernel,
+                const std::vector<int64_t>& input, bool transposed = false);
 int64_t outputSize(int64_t in, int64_t k, int64_t stride, int64_t pad_begin, int64_t pad_end,
                    int64_t dilation, bool ceil_mode);
 struct ConvGeometry {

@@ -8,14 +8,20 @@
 
 namespace fxc::exec {
 
-Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spatial) {
+Window windowOf(const KernelContext& c, std::vector<int64_t> kernel,
+                const std::vector<int64_t>& input, bool transposed) {
+  size_t spatial = input.size();
   std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
-  if (auto_pad != "NOTSET" && auto_pad != "VALID")
-    throw ExecError("unsupported: auto_pad " + auto_pad);
+  bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && !same)
+    throw ExecError("unknown auto_pad " + auto_pad);
+  if (same && transposed)
+    throw ExecError("unsupported: auto_pad " + auto_pad + " on ConvTranspose");
   Window w;
   w.kernel = std::move(kernel);
   w.strides = c.intsAttribute("strides", std::vector<int64_t>(spatial, 1));
-  w.pads = c.intsAttribute("pads", std::vector<int64_t>(2 * spatial, 0));
+  w.pads = auto_pad == "NOTSET" ? c.intsAttribute("pads", std::vector<int64_t>(2 * spatial, 0))
+                                : std::vector<int64_t>(2 * spatial, 0);
   w.dilations = c.intsAttribute("dilations", std::vector<int64_t>(spatial, 1));
   if (w.kernel.size() != spatial || w.strides.size() != spatial || w.pads.size() != 2 * spatial ||
       w.dilations.size() != spatial)
@@ -24,6 +30,16 @@ Window windowOf(const KernelContext& c, std::vector<int64_t> kernel, size_t spat
     if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0 || w.pads[d] < 0 ||
         w.pads[d + spatial] < 0)
       throw ExecError("kernel, strides and dilations must be positive, pads not negative");
+    if (same) {
+      // Output ceil(in / stride); the padding that needs, the odd one at the end (UPPER) or
+      // the beginning (LOWER).
+      int64_t out = (input[d] + w.strides[d] - 1) / w.strides[d];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * w.strides[d] + (w.kernel[d] - 1) * w.dilations[d] + 1 - input[d]);
+      int64_t small = total / 2;
+      w.pads[d] = auto_pad == "SAME_UPPER" ? small : total - small;
+      w.pads[d + spatial] = total - w.pads[d];
+    }
   }
   return w;
 }
@@ -47,7 +63,7 @@ ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w
   g.cout = w.shape[0], g.cin_g = w.shape[1], g.kh = w.shape[2], g.kw = w.shape[3];
   if (g.groups <= 0 || g.cin != g.cin_g * g.groups || g.cout % g.groups != 0)
     throw ExecError("channels do not match the weight and groups");
-  g.win = windowOf(c, c.intsAttribute("kernel_shape", {g.kh, g.kw}), 2);
+  g.win = windowOf(c, c.intsAttribute("kernel_shape", {g.kh, g.kw}), {g.h, g.w});
   if (g.win.kernel[0] != g.kh || g.win.kernel[1] != g.kw)
     throw ExecError("kernel_shape does not match the weight");
   const Window& win = g.win;
@@ -64,7 +80,7 @@ PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max) {
   if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
   if (max && c.intAttribute("storage_order", 0) != 0) throw ExecError("unsupported: storage_order");
   PoolGeometry g;
-  g.win = windowOf(c, kernel, 2);
+  g.win = windowOf(c, kernel, {x.shape[2], x.shape[3]});
   g.ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
   g.include_pad = c.intAttribute("count_include_pad", 0) != 0;
   g.n = x.shape[0], g.ch = x.shape[1], g.h = x.shape[2], g.w = x.shape[3];
@@ -167,7 +183,7 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   if (w->shape[0] != cin || cin % groups != 0)
     throw ExecError("channels do not match the weight and groups");
   int64_t cin_g = cin / groups, cout = cout_g * groups;
-  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), 2);
+  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), {h, wd}, true);
   std::vector<int64_t> extra = c.intsAttribute("output_padding", {0, 0});
   int64_t oh = win.strides[0] * (h - 1) + extra.at(0) + (kh - 1) * win.dilations[0] + 1 -
                win.pads[0] - win.pads[2];
