@@ -25,6 +25,7 @@ struct FuseFlags {
   std::string format = "text";
   std::string verify;  // "" off; "default" or "ATOL,RTOL"
   OutputFlags output;
+  ExecFlags exec;  // how --verify runs the model
 };
 
 struct Tolerance {
@@ -50,8 +51,9 @@ Tolerance parseTolerance(const std::string& spec) {
 
 // Runs `gm` on `inputs`; the error names the model.
 Expected<std::vector<exec::Value>> runModel(const ir::GraphModule& gm,
-                                            std::vector<exec::Value> inputs) {
-  exec::Interpreter interpreter(gm);
+                                            std::vector<exec::Value> inputs,
+                                            exec::Backend backend) {
+  exec::Interpreter interpreter(gm, backend);
   std::string missing;
   if (!interpreter.supported(missing))
     return Error{"cannot verify: node " + missing + " has no CPU kernel"};
@@ -68,6 +70,7 @@ int runFuse(const FuseFlags& flags) {
   std::string path = resolveModelPath(flags.model);
   std::optional<Tolerance> tolerance;
   if (!flags.verify.empty()) tolerance = parseTolerance(flags.verify);
+  exec::Backend backend = tolerance ? applyExecFlags(flags.exec) : exec::Backend::kCpu;
   bool json = flags.format == "json";
   bool views = flags.views.any() || json || !flags.print_ir_after.empty();
   validateOutputFlags(flags.output, path, views);
@@ -85,8 +88,8 @@ int runFuse(const FuseFlags& flags) {
   // --verify: the model before the passes, on seeded inputs, is the reference.
   std::vector<exec::Value> verify_inputs, reference;
   if (tolerance) {
-    auto inputs = exec::randomInputs(gm, 0, {});
-    auto outputs = inputs ? runModel(gm, inputs.value())
+    auto inputs = randomInputs(gm, flags.exec);
+    auto outputs = inputs ? runModel(gm, inputs.value(), backend)
                           : Expected<std::vector<exec::Value>>(Error{inputs.error()});
     if (!outputs) {
       printError(label + ": " + outputs.error());
@@ -109,7 +112,7 @@ int runFuse(const FuseFlags& flags) {
   }
   nlohmann::json verification = nlohmann::json::array();
   if (tolerance) {
-    auto outputs = runModel(gm, std::move(verify_inputs));
+    auto outputs = runModel(gm, std::move(verify_inputs), backend);
     if (!outputs) {
       printError(label + ": " + outputs.error());
       return kExitFailure;
@@ -184,6 +187,7 @@ Runner addFuseCommand(CLI::App& app) {
       "run the model before and after the passes on seeded inputs and compare the outputs "
       "(--verify=ATOL,RTOL; default 1e-5,1e-4); exit 1 beyond tolerance");
   addOutputFlags(*cmd, flags->output);
+  addExecFlags(*cmd, flags->exec);  // --verify's inputs (--shape, --batch, --seed) and backend
   return [cmd, flags]() { return cmd->parsed() ? runFuse(*flags) : -1; };
 }
 
