@@ -12,9 +12,12 @@ const Value& KernelContext::input(size_t k) const {
   return *inputs_[k];
 }
 
+const ir::Kwargs& KernelContext::attributes() const {
+  return attributes_ ? *attributes_ : module_ ? module_->attributes() : node_.kwargs();
+}
+
 const ir::Argument* KernelContext::attribute(const std::string& name) const {
-  const ir::Kwargs& attributes = module_ ? module_->attributes() : node_.kwargs();
-  for (const auto& [key, value] : attributes) {
+  for (const auto& [key, value] : attributes()) {
     if (key == name) return &value;
   }
   return nullptr;

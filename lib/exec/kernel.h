@@ -30,7 +30,19 @@ class KernelContext {
 
   // The same node and attributes over other inputs.
   KernelContext withInputs(std::vector<const Value*> inputs) const {
-    return KernelContext(node_, module_, std::move(inputs), tensor_, opset_, state_);
+    KernelContext c = *this;
+    c.inputs_ = std::move(inputs);
+    return c;
+  }
+  // The same node seen with other inputs, attributes (kept alive by the caller) and module
+  // tensors: how a 1-D op runs as the 2-D kernel.
+  KernelContext withView(std::vector<const Value*> inputs, const ir::Kwargs* attributes,
+                         std::function<const Value*(const std::string&)> tensor) const {
+    KernelContext c = *this;
+    c.inputs_ = std::move(inputs);
+    c.attributes_ = attributes;
+    c.tensor_ = std::move(tensor);
+    return c;
   }
 
   // The model's default-domain opset (0 when unknown).
@@ -47,6 +59,8 @@ class KernelContext {
   std::any* state() const { return state_; }
 
   const ir::Argument* attribute(const std::string& name) const;
+  // All of them: the module's attributes for a module call, else the node's kwargs.
+  const ir::Kwargs& attributes() const;
   // A tensor-valued attribute (ConstantOfShape's value), or nullopt.
   std::optional<Value> tensorAttribute(const std::string& name) const;
   int64_t intAttribute(const std::string& name, int64_t fallback) const;
@@ -61,6 +75,7 @@ class KernelContext {
   std::function<const Value*(const std::string&)> tensor_;
   int64_t opset_;
   std::any* state_;
+  const ir::Kwargs* attributes_ = nullptr;  // instead of the node's or module's, when set
 };
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;

@@ -313,6 +313,15 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
+  // 1-D ops through the fast 2-D kernels.
+  for (auto [one_d, two_d] :
+       {std::pair{"module:Conv1d", "module:Conv2d"},
+        std::pair{"torch.nn.functional.conv1d", "torch.nn.functional.conv2d"},
+        std::pair{"module:MaxPool1d", "module:MaxPool2d"},
+        std::pair{"torch.nn.functional.max_pool1d", "torch.nn.functional.max_pool2d"},
+        std::pair{"module:AvgPool1d", "module:AvgPool2d"},
+        std::pair{"torch.nn.functional.avg_pool1d", "torch.nn.functional.avg_pool2d"}})
+    t[one_d] = liftTo2d(t.at(two_d));
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
 }

@@ -67,6 +67,10 @@ using Product = void (*)(bool trans_a, bool trans_b, int64_t m, int64_t n, int64
                          const float* a, const float* b, float* y);
 void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                       const float* b, float* y);
+// A 1-D convolution or pooling run as the 2-D kernel `two_d` on a unit height: the input (and a
+// rank-3 weight) gain an axis, the window attributes a leading 1 (pads a leading 0 on each side).
+Kernel liftTo2d(Kernel two_d);
+
 Kernel gemmKernel(Product product);    // Gemm and Linear
 Kernel matmulKernel(Product product);  // MatMul with batch broadcasting
 

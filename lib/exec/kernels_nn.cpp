@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "exec/kernels_internal.h"
 
@@ -463,7 +464,62 @@ std::vector<Value> normalizeAlong(const KernelContext& c) {
 
 }  // namespace
 
+Kernel liftTo2d(Kernel two_d) {
+  return [two_d](const KernelContext& c) -> std::vector<Value> {
+    if (c.input(0).shape.size() != 3)
+      throw ExecError("unsupported: a 1-D convolution or pooling of a rank-" +
+                      std::to_string(c.input(0).shape.size()) + " input");
+    auto lift = [](Value v) {
+      v.makePlain();
+      v.shape.insert(v.shape.begin() + 2, 1);
+      return v;
+    };
+    std::vector<Value> lifted;
+    lifted.reserve(c.inputCount());  // the pointers below stay valid
+    std::vector<const Value*> inputs;
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      const Value* v = c.optionalInput(k);
+      if (v && (k == 0 || (k == 1 && v->shape.size() == 3))) {  // the data; a functional weight
+        lifted.push_back(lift(*v));
+        v = &lifted.back();
+      }
+      inputs.push_back(v);
+    }
+    std::optional<Value> weight;
+    if (const Value* w = c.tensor("weight"); w && w->shape.size() == 3) weight = lift(*w);
+    ir::Kwargs attributes;
+    for (const auto& [key, value] : c.attributes()) {
+      bool window = key == "kernel_shape" || key == "strides" || key == "dilations" ||
+                    key == "output_padding";
+      if ((window || key == "pads") && value.isSequence()) {
+        std::vector<ir::Argument> items = value.items();
+        if (key == "pads" && items.size() == 2) {
+          items = {int64_t{0}, items[0], int64_t{0}, items[1]};
+        } else if (window && items.size() == 1) {
+          items.insert(items.begin(), ir::Argument(int64_t{1}));
+        }
+        attributes.emplace_back(key, ir::Argument::list(std::move(items)));
+      } else {
+        attributes.emplace_back(key, value);
+      }
+    }
+    auto result = two_d(c.withView(inputs, &attributes, [&](const std::string& name) {
+      return name == "weight" && weight ? &*weight : c.tensor(name);
+    }));
+    for (Value& y : result) {
+      y.makePlain();
+      if (y.shape.size() == 4 && y.shape[2] == 1) y.shape.erase(y.shape.begin() + 2);
+    }
+    return result;
+  };
+}
+
 void addNeuralNetKernels(KernelTable& t) {
+  add(t, {"module:Conv1d", "torch.nn.functional.conv1d"}, liftTo2d(conv2d));
+  add(t, {"module:ConvTranspose1d", "torch.nn.functional.conv_transpose1d"},
+      liftTo2d(convTranspose2d));
+  add(t, {"module:MaxPool1d", "torch.nn.functional.max_pool1d"}, liftTo2d(pool2d<true>));
+  add(t, {"module:AvgPool1d", "torch.nn.functional.avg_pool1d"}, liftTo2d(pool2d<false>));
   add(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv2d);
   add(t, {"module:ConvReLU2d", "module:ConvAddReLU2d"}, convRelu);
   add(t, {"module:ConvTranspose2d", "torch.nn.functional.conv_transpose2d"}, convTranspose2d);
