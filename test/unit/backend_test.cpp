@@ -10,6 +10,8 @@
 
 #include "exec/interpreter.h"
 #include "ir/graph_module.h"
+#include "onnx/load.h"
+#include "onnx/trace.h"
 
 using fxc::exec::Backend;
 using fxc::exec::Interpreter;
@@ -269,4 +271,43 @@ TEST_CASE("elementwise, BatchNorm, softmax, views and concat: every backend agre
   ir::Node* soft = g.callFunction("torch.softmax", {flat}, {{"axis", ir::Argument(int64_t{-1})}});
   g.output(soft);
   checkBackendsAgree(*gm, {input({2, 6, 5, 5}, 11), input({6, 1, 1}, 12)});
+}
+
+TEST_CASE("the cuDNN backend loads and its kernel table builds, device or not") {
+  // Loading resolves the plugin's symbols against this executable; building the table looks up
+  // every CPU kernel it falls back to. Neither needs a device.
+  if (!fxc::exec::cudnn::compiled()) {
+    std::string why;
+    fxc::exec::cudnn::deviceUsable(&why);
+    MESSAGE("cuDNN backend not built: " << why);
+    return;
+  }
+  const auto& gpu = fxc::exec::cudnn::kernels();
+  CHECK(gpu.size() >= 30);
+  for (const auto& [key, kernel] : gpu) {
+    CAPTURE(key);
+    CHECK(fxc::exec::cpuKernels().count(key) == 1);
+    CHECK(static_cast<bool>(kernel));
+  }
+}
+
+TEST_CASE("every node of the repository's CNNs has a cuDNN kernel (no CPU fallback)") {
+  if (!fxc::exec::cudnn::compiled()) {
+    MESSAGE("cuDNN backend not built");
+    return;
+  }
+  for (const char* stem : {"resnet18_narrow", "mobilenet_v2_narrow", "mobilenet_v3_small_narrow",
+                           "squeezenet1_1_narrow"}) {
+    CAPTURE(stem);
+    auto loaded =
+        fxc::onnx::loadModel(std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx");
+    REQUIRE(loaded.ok());
+    auto traced = fxc::onnx::trace(loaded.take(), {});
+    REQUIRE(traced.ok());
+    // Constructing the interpreter needs no device; running would.
+    Interpreter gpu(*traced.value(), Backend::kCudnn);
+    std::string fallbacks;
+    for (const auto& node : gpu.fallbacks()) fallbacks += node + " ";
+    CHECK_MESSAGE(fallbacks.empty(), "CPU fallbacks: " << fallbacks);
+  }
 }
