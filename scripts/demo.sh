@@ -2,8 +2,9 @@
 # fxc's main job on a bundled model: trace torchvision's resnet18 (exported by torch.onnx, at a
 # sixteenth of its width so that it fits in the repository), show it as torch.fx would, fold its
 # BatchNorms into the convolutions (checked numerically), write the fused model as ONNX, then run,
-# profile and benchmark it against the unfused model on the CPU backend (oneDNN), and finally fuse
-# the ReLUs and residual adds into the convolutions too.
+# profile and benchmark it against the unfused model (--backend auto: cuDNN on a GPU machine, else
+# oneDNN on the CPU), and finally fuse
+# the ReLUs and residual adds into the convolutions too, and quantize it to int8 (QDQ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -27,3 +28,7 @@ step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass dce --batch
 # Conv + ReLU and the residual blocks' Conv + Add + ReLU as single fused convolutions.
 step ./build/fxc fuse "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --verify --code
 step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass conv-add-relu --pass conv-relu --batch 4
+# The founding document's purpose: quantization. QDQ int8 for TensorRT, with its accuracy report.
+step ./build/fxc quantize "$model" --preset trt --calibration random:32 --report \
+  -o "$out/resnet18_int8.onnx" --check
+step ./build/fxc run "$out/resnet18_int8.onnx"
