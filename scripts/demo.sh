@@ -3,8 +3,8 @@
 # sixteenth of its width so that it fits in the repository), show it as torch.fx would, fold its
 # BatchNorms into the convolutions (checked numerically), write the fused model as ONNX, then run,
 # profile and benchmark it against the unfused model (--backend auto: cuDNN on a GPU machine, else
-# oneDNN on the CPU), and finally fuse
-# the ReLUs and residual adds into the convolutions too, and quantize it to int8 (QDQ).
+# oneDNN on the CPU), and finally fuse the ReLUs and residual adds into the convolutions too, and
+# quantize it to int8 (QDQ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
