@@ -28,8 +28,8 @@ struct Timing {
 };
 
 Expected<Timing> time(const ir::GraphModule& gm, const std::vector<exec::Value>& inputs,
-                      const BenchFlags& flags) {
-  exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
+                      const BenchFlags& flags, exec::Backend backend) {
+  exec::Interpreter interpreter(gm, backend);
   reportFallbacks(interpreter);
   std::string missing;
   if (!interpreter.supported(missing))
@@ -66,7 +66,8 @@ int runBench(const BenchFlags& flags) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
   }
-  auto unfused = time(gm, inputs.value(), flags);
+  exec::Backend backend = applyExecFlags(flags.exec);
+  auto unfused = time(gm, inputs.value(), flags, backend);
   if (!unfused) {
     printError(label + ": " + unfused.error());
     return kExitFailure;
@@ -78,7 +79,7 @@ int runBench(const BenchFlags& flags) {
       printError(report.error());
       return kExitFailure;
     }
-    auto timing = time(gm, inputs.value(), flags);
+    auto timing = time(gm, inputs.value(), flags, backend);
     if (!timing) {
       printError(label + ": " + timing.error());
       return kExitFailure;
@@ -91,8 +92,11 @@ int runBench(const BenchFlags& flags) {
   if (flags.format == "json") {
     nlohmann::json out = {{"runs", flags.runs},
                           {"warmup", flags.warmup},
-                          {"backend", "cpu"},
+                          {"backend", backend == exec::Backend::kCudnn       ? "cudnn"
+                                      : backend == exec::Backend::kReference ? "reference"
+                                                                             : "cpu"},
                           {"unfused", json(unfused.value())}};
+    if (backend == exec::Backend::kCudnn) out["precision"] = flags.exec.precision;
     if (fused) {
       out["fused"] = json(*fused);
       out["speedup"] = unfused.value().median_ms / fused->median_ms;
