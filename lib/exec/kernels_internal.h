@@ -55,6 +55,10 @@ struct ConvGeometry {
   Window win;
 };
 ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w);
+// The reference convolution over NCHW `x` and OIHW `w` (bias per output channel, may be null):
+// float for Conv, int64 for the integer convolutions (inputs with their zero points removed).
+template <typename T>
+void convolve(const ConvGeometry& g, const T* x, const T* w, const T* bias, T* y);
 struct PoolGeometry {
   int64_t n, ch, h, w, oh, ow;
   bool ceil_mode, include_pad;

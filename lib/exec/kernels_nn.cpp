@@ -94,6 +94,40 @@ PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max) {
   return g;
 }
 
+template <typename T>
+void convolve(const ConvGeometry& g, const T* x, const T* w, const T* bias, T* y) {
+  const Window& win = g.win;
+  int64_t cout_g = g.cout / g.groups;
+  for (int64_t in = 0; in < g.n; ++in) {
+    for (int64_t oc = 0; oc < g.cout; ++oc) {
+      int64_t group = oc / cout_g;
+      for (int64_t oy = 0; oy < g.oh; ++oy) {
+        for (int64_t ox = 0; ox < g.ow; ++ox) {
+          T sum = bias ? bias[oc] : T(0);
+          for (int64_t ic = 0; ic < g.cin_g; ++ic) {
+            const T* xin = x + ((in * g.cin) + group * g.cin_g + ic) * g.h * g.w;
+            const T* wk = w + (oc * g.cin_g + ic) * g.kh * g.kw;
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+              int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+              if (iy < 0 || iy >= g.h) continue;
+              for (int64_t kx = 0; kx < g.kw; ++kx) {
+                int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+                if (ix < 0 || ix >= g.w) continue;
+                sum += xin[iy * g.w + ix] * wk[ky * g.kw + kx];
+              }
+            }
+          }
+          y[((in * g.cout + oc) * g.oh + oy) * g.ow + ox] = sum;
+        }
+      }
+    }
+  }
+}
+template void convolve<float>(const ConvGeometry&, const float*, const float*, const float*,
+                              float*);
+template void convolve<int64_t>(const ConvGeometry&, const int64_t*, const int64_t*,
+                                const int64_t*, int64_t*);
+
 void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                       const float* b, float* y) {
   for (int64_t i = 0; i < m; ++i) {
@@ -119,39 +153,10 @@ std::vector<Value> conv2d(const KernelContext& c) {
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
-  ConvGeometry geometry = convGeometry(c, x, requireFloat(*w, "the weight"));
-  int64_t groups = geometry.groups, n = geometry.n, cin = geometry.cin, h = geometry.h,
-          wd = geometry.w, cout = geometry.cout, cin_g = geometry.cin_g, kh = geometry.kh,
-          kw = geometry.kw, oh = geometry.oh, ow = geometry.ow;
-  const Window& win = geometry.win;
-  Value y =
-      Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
-  int64_t cout_g = cout / groups;
-  for (int64_t in = 0; in < n; ++in) {
-    for (int64_t oc = 0; oc < cout; ++oc) {
-      int64_t g = oc / cout_g;
-      float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
-      for (int64_t oy = 0; oy < oh; ++oy) {
-        for (int64_t ox = 0; ox < ow; ++ox) {
-          float sum = bias;
-          for (int64_t ic = 0; ic < cin_g; ++ic) {
-            const float* xin = &x.f[static_cast<size_t>(((in * cin) + g * cin_g + ic) * h * wd)];
-            const float* wk = &w->f[static_cast<size_t>((oc * cin_g + ic) * kh * kw)];
-            for (int64_t ky = 0; ky < kh; ++ky) {
-              int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
-              if (iy < 0 || iy >= h) continue;
-              for (int64_t kx = 0; kx < kw; ++kx) {
-                int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
-                if (ix < 0 || ix >= wd) continue;
-                sum += xin[iy * wd + ix] * wk[ky * kw + kx];
-              }
-            }
-          }
-          y.f[static_cast<size_t>(((in * cout + oc) * oh + oy) * ow + ox)] = sum;
-        }
-      }
-    }
-  }
+  ConvGeometry g = convGeometry(c, x, requireFloat(*w, "the weight"));
+  Value y = Value::floats({g.n, g.cout, g.oh, g.ow},
+                          std::vector<float>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)));
+  convolve<float>(g, x.f.data(), w->f.data(), b ? b->f.data() : nullptr, y.f.data());
   return {std::move(y)};
 }
 

@@ -1,7 +1,11 @@
 // Quantization kernels: QuantizeLinear and DequantizeLinear (per tensor or per axis, int8/uint8/
 // int32), torch's fake_quantize_per_tensor_affine / _per_channel_affine (what the quantization
-// passes put in the graph: a QuantizeLinear→DequantizeLinear pair as one op), and the observers
-// (identity when run; the calibration pass reads them).
+// passes put in the graph: a QuantizeLinear→DequantizeLinear pair as one op), the observers
+// (identity when run; the calibration pass reads them), and ONNX Runtime's integer operator form:
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul (int64 accumulation).
+#include <algorithm>
+#include <cmath>
+
 #include "exec/kernels_internal.h"
 #include "exec/quantize.h"
 
@@ -91,9 +95,125 @@ std::vector<Value> fakeQuantize(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// The elements of an integer tensor minus its zero point: one scalar, or one per slice along
+// `axis` (a 1-D zero point).
+std::vector<int64_t> centered(const Value& v, const Value* zero_point, size_t axis,
+                              const char* what) {
+  if (v.isFloat()) throw ExecError(std::string(what) + " must be integer");
+  std::vector<int64_t> out = v.i;
+  if (!zero_point) return out;
+  if (zero_point->isFloat()) throw ExecError(std::string(what) + "'s zero point must be integer");
+  const std::vector<int64_t>& zp = zero_point->i;
+  if (zp.size() == 1) {
+    for (int64_t& x : out) x -= zp[0];
+    return out;
+  }
+  if (axis >= v.shape.size() || static_cast<int64_t>(zp.size()) != v.shape[axis])
+    throw ExecError(std::string(what) + "'s zero point does not match its axis");
+  int64_t inner = 1;
+  for (size_t d = axis + 1; d < v.shape.size(); ++d) inner *= v.shape[d];
+  for (size_t k = 0; k < out.size(); ++k)
+    out[k] -= zp[static_cast<size_t>((static_cast<int64_t>(k) / inner) % v.shape[axis])];
+  return out;
+}
+
+// Integer convolution: (x - x_zp) * (w - w_zp), accumulated in int64.
+Value integerConvolution(const KernelContext& c, const Value& x, const Value* x_zp, const Value& w,
+                         const Value* w_zp, const Value* bias) {
+  ConvGeometry g = convGeometry(c, x, w);
+  std::vector<int64_t> xs = centered(x, x_zp, 1, "the input");
+  std::vector<int64_t> ws = centered(w, w_zp, 0, "the weight");
+  if (bias && (bias->isFloat() || bias->numel() != g.cout))
+    throw ExecError("the bias must be int32, one per output channel");
+  Value y = Value::ints({g.n, g.cout, g.oh, g.ow},
+                        std::vector<int64_t>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)),
+                        ir::DType::kInt32);
+  convolve<int64_t>(g, xs.data(), ws.data(), bias ? bias->i.data() : nullptr, y.i.data());
+  return y;
+}
+
+// Integer matrix product with numpy batching (B 2-D, or the same batch dimensions as A).
+Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Value* b_zp) {
+  if (a.shape.size() < 2 || b.shape.size() < 2)
+    throw ExecError("unsupported: integer MatMul of 1-D operands");
+  int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
+  if (b.shape[b.shape.size() - 2] != k)
+    throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
+                    " do not multiply");
+  std::vector<int64_t> batch(a.shape.begin(), a.shape.end() - 2);
+  std::vector<int64_t> b_batch(b.shape.begin(), b.shape.end() - 2);
+  if (!b_batch.empty() && b_batch != batch)
+    throw ExecError("unsupported: integer MatMul with broadcast batch dimensions");
+  // A's zero point is per row (axis rank-2), B's per column (the last axis).
+  std::vector<int64_t> as = centered(a, a_zp, a.shape.size() - 2, "A");
+  std::vector<int64_t> bs = centered(b, b_zp, b.shape.size() - 1, "B");
+  int64_t count = 1;
+  for (int64_t d : batch) count *= d;
+  std::vector<int64_t> shape = batch;
+  shape.push_back(m);
+  shape.push_back(n);
+  Value y = Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(checkedNumel(shape))),
+                        ir::DType::kInt32);
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t* pa = &as[static_cast<size_t>(t * m * k)];
+    const int64_t* pb = &bs[static_cast<size_t>(b_batch.empty() ? 0 : t * k * n)];
+    int64_t* py = &y.i[static_cast<size_t>(t * m * n)];
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p)
+        for (int64_t j = 0; j < n; ++j) py[i * n + j] += pa[i * k + p] * pb[p * n + j];
+  }
+  return y;
+}
+
+// QLinear*: the int32 accumulator rescaled to the output's scale and zero point,
+// saturate(round(acc · s_a·s_b[c] / s_y) + zp_y); `channel_of` says which b scale an element uses.
+template <typename F>
+Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, const Value& y_scale,
+                 const Value* y_zp, F channel_of) {
+  requireFloat(a_scale, "a scale");
+  requireFloat(b_scale, "b scale");
+  requireFloat(y_scale, "the output scale");
+  ir::DType dtype = y_zp ? y_zp->dtype : ir::DType::kUInt8;
+  QuantRange range = rangeOf(dtype);
+  int64_t zp = y_zp ? y_zp->i.at(0) : 0;
+  Value y = Value::ints(acc.shape, std::vector<int64_t>(acc.i.size()), dtype);
+  for (size_t k = 0; k < acc.i.size(); ++k) {
+    size_t c = b_scale.f.size() == 1 ? 0 : channel_of(k);
+    double real = static_cast<double>(acc.i[k]) *
+                  (static_cast<double>(a_scale.f.at(0)) * b_scale.f.at(c) / y_scale.f.at(0));
+    double q = std::nearbyint(real) + static_cast<double>(zp);
+    y.i[k] = static_cast<int64_t>(
+        std::clamp(q, static_cast<double>(range.min), static_cast<double>(range.max)));
+  }
+  return y;
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
+  add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {
+    return std::vector<Value>{integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),
+                                                 c.optionalInput(3), nullptr)};
+  });
+  add(t, {"onnx.QLinearConv"}, [](const KernelContext& c) {
+    Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
+                                   c.optionalInput(5), c.optionalInput(8));
+    int64_t cout = acc.shape.at(1), inner = acc.shape.at(2) * acc.shape.at(3);
+    return std::vector<Value>{requantize(
+        acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7),
+        [&](size_t k) { return static_cast<size_t>((static_cast<int64_t>(k) / inner) % cout); })};
+  });
+  add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
+    return std::vector<Value>{
+        integerMatmul(c.input(0), c.optionalInput(2), c.input(1), c.optionalInput(3))};
+  });
+  add(t, {"onnx.QLinearMatMul"}, [](const KernelContext& c) {
+    Value acc = integerMatmul(c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5));
+    int64_t n = acc.shape.back();
+    return std::vector<Value>{
+        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7),
+                   [&](size_t k) { return static_cast<size_t>(static_cast<int64_t>(k) % n); })};
+  });
   add(t, {"onnx.QuantizeLinear"}, quantizeLinear);
   add(t, {"onnx.DequantizeLinear"}, dequantizeLinear);
   add(t, {"torch.fake_quantize_per_tensor_affine", "torch.fake_quantize_per_channel_affine"},
