@@ -200,6 +200,8 @@ Kernel convolution(Kernel reference, Fused fused) {
     ConvPlan& plan = **kept;
     if (plan.use_reference) return onPlainInputs(reference, c);
     if (!module_weight) reorderWeights(plan, *w);  // a weight computed at run time
+    if (b && !c.tensor("bias"))  // likewise a bias
+      std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
 
     std::vector<float> plain_storage;
     memory dst;
