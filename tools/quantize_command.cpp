@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
@@ -293,7 +295,6 @@ int runQuantize(const QuantizeFlags& flags) {
         text += n.name + "\t" + n.kind + "\t" + n.scale + "\t" + n.zero_point + "\t" +
                 (std::isfinite(db) ? number(std::round(db * 100) / 100) : "inf") + "\n";
       };
-      for (const auto& [node, n] : noise) (void)node;
       for (const ir::Node* node : gm.graph()) {
         auto it = noise.find(node);
         if (it != noise.end()) row(it->second);
