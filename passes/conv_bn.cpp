@@ -70,31 +70,6 @@ std::shared_ptr<ir::Tensor> writeFloats(const std::vector<double>& values, ir::D
   return t;
 }
 
-const ir::Argument* attribute(const ir::Module& module, const std::string& name) {
-  for (const auto& [key, value] : module.attributes()) {
-    if (key == name) return &value;
-  }
-  return nullptr;
-}
-
-double numberAttribute(const ir::Module& module, const std::string& name, double fallback) {
-  const ir::Argument* value = attribute(module, name);
-  if (!value) return fallback;
-  if (value->kind() == ir::Argument::Kind::kFloat) return value->toFloat();
-  if (value->kind() == ir::Argument::Kind::kInt) return static_cast<double>(value->toInt());
-  return fallback;
-}
-
-void setAttribute(ir::Module& module, const std::string& name, ir::Argument value) {
-  for (auto& [key, existing] : module.attributes()) {
-    if (key == name) {
-      existing = std::move(value);
-      return;
-    }
-  }
-  module.attributes().emplace_back(name, std::move(value));
-}
-
 bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 class ConvBnFolder {
@@ -155,7 +130,7 @@ class ConvBnFolder {
       if (user->target() == "operator.getitem")
         return "BatchNorm is in training mode (several outputs)";
     }
-    if (numberAttribute(bn, "training_mode", 0) != 0) return "BatchNorm is in training mode";
+    if (bn.numberAttribute("training_mode", 0) != 0) return "BatchNorm is in training mode";
     auto weight_tensor = conv->tensor("weight");
     if (!weight_tensor) return "the convolution has no constant weight";
     if (tensor_refs_[weight_tensor.get()] != 1) return "the convolution's weight is shared";
@@ -164,7 +139,7 @@ class ConvBnFolder {
     auto mean = readFloats(bn.tensor("running_mean")), var = readFloats(bn.tensor("running_var"));
     if (!mean || !var) return "BatchNorm has no running statistics";
     if (!gamma || !beta) return "BatchNorm's scale or bias is not a float constant";
-    params = {*gamma, *beta, *mean, *var, numberAttribute(bn, "epsilon", 1e-5)};
+    params = {*gamma, *beta, *mean, *var, bn.numberAttribute("epsilon", 1e-5)};
     ir::DType dtype = weight_tensor->dtype;
     if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kFloat64)
       return "the convolution's weight is not a float constant";
@@ -182,19 +157,19 @@ class ConvBnFolder {
     }
     size_t channels;
     if (gemm) {
-      bool trans_b = numberAttribute(*conv, "transB", 0) != 0;
-      if (numberAttribute(*conv, "transA", 0) != 0) return "the Gemm transposes A";
-      double beta = numberAttribute(*conv, "beta", 1.0);
+      bool trans_b = conv->numberAttribute("transB", 0) != 0;
+      if (conv->numberAttribute("transA", 0) != 0) return "the Gemm transposes A";
+      double beta = conv->numberAttribute("beta", 1.0);
       bool folded = dtype == ir::DType::kFloat32
                         ? foldGemmBatchNorm(reinterpret_cast<float*>(weight.data()), count,
                                             weight_tensor->dims, trans_b, beta, bias, params)
                         : foldGemmBatchNorm(reinterpret_cast<double*>(weight.data()), count,
                                             weight_tensor->dims, trans_b, beta, bias, params);
       if (!folded) return "the shapes do not fit";
-      setAttribute(*conv, "beta", 1.0);
+      conv->setAttribute("beta", 1.0);
       channels = bias.size();
     } else {
-      int64_t groups = static_cast<int64_t>(numberAttribute(*conv, "group", 1));
+      int64_t groups = static_cast<int64_t>(conv->numberAttribute("group", 1));
       bool folded = dtype == ir::DType::kFloat32
                         ? foldConvBatchNorm(reinterpret_cast<float*>(weight.data()), count,
                                             weight_tensor->dims, transposed, groups, bias, params)

@@ -31,16 +31,10 @@ const char* kPerChannel = "torch.fake_quantize_per_channel_affine";
 std::vector<int64_t> quantizeAlong(const std::vector<float>& w, const std::vector<int64_t>& dims,
                                    int64_t axis, const std::vector<exec::QuantParams>& params,
                                    exec::QuantRange range) {
-  int64_t inner = 1, count = 1;
-  if (axis >= 0) {
-    count = dims[static_cast<size_t>(axis)];
-    for (size_t d = static_cast<size_t>(axis) + 1; d < dims.size(); ++d) inner *= dims[d];
-  }
+  exec::Slices slices(dims, axis);
   std::vector<int64_t> q(w.size());
-  for (size_t k = 0; k < w.size(); ++k) {
-    size_t slice = axis < 0 ? 0 : static_cast<size_t>((static_cast<int64_t>(k) / inner) % count);
-    q[k] = exec::quantizeValue(w[k], params[slice], range);
-  }
+  for (size_t k = 0; k < w.size(); ++k)
+    q[k] = exec::quantizeValue(w[k], params[slices.of(k)], range);
   return q;
 }
 
@@ -97,18 +91,7 @@ class Converter {
 
  private:
   bool skipped(const ir::Node& observer) const {
-    const ir::Module* m = gm_.findModule(observer.target());
-    for (const auto& [key, value] : m->attributes()) {
-      if (key == "skip") return true;
-    }
-    return false;
-  }
-
-  int64_t attributeInt(const ir::Module& m, const std::string& name, int64_t fallback) {
-    for (const auto& [key, value] : m.attributes()) {
-      if (key == name && value.kind() == ir::Argument::Kind::kInt) return value.toInt();
-    }
-    return fallback;
+    return gm_.findModule(observer.target())->attribute("skip") != nullptr;
   }
 
   Expected<bool> convertObserver(ir::Node* observer) {
@@ -125,8 +108,9 @@ class Converter {
       result_.add("skipped");
       return true;
     }
-    exec::QuantRange range{attributeInt(*m, "quant_min", -128), attributeInt(*m, "quant_max", 127)};
-    bool symmetric = attributeInt(*m, "symmetric", 1) != 0;
+    exec::QuantRange range{static_cast<int64_t>(m->numberAttribute("quant_min", -128)),
+                           static_cast<int64_t>(m->numberAttribute("quant_max", 127))};
+    bool symmetric = m->numberAttribute("symmetric", 1) != 0;
     exec::QuantParams p =
         exec::chooseParams(floatsOf(*lo_t).at(0), floatsOf(*hi_t).at(0), range, symmetric);
     ir::DType zp_type = range.min < 0 ? ir::DType::kInt8 : ir::DType::kUInt8;
@@ -157,15 +141,11 @@ class Converter {
   ir::Node* quantizedWeight(const std::string& path, const ir::Tensor& w, int64_t axis,
                             ir::Node* anchor, std::vector<float>& scales) {
     std::vector<float> values = floatsOf(w);
-    int64_t count = axis < 0 ? 1 : w.dims[static_cast<size_t>(axis)];
-    int64_t inner = 1;
-    if (axis >= 0)
-      for (size_t d = static_cast<size_t>(axis) + 1; d < w.dims.size(); ++d) inner *= w.dims[d];
+    exec::Slices slices(w.dims, axis);
+    int64_t count = slices.count();
     std::vector<float> amax(static_cast<size_t>(count), 0.0f);
-    for (size_t k = 0; k < values.size(); ++k) {
-      size_t slice = axis < 0 ? 0 : static_cast<size_t>((static_cast<int64_t>(k) / inner) % count);
-      amax[slice] = std::max(amax[slice], std::fabs(values[k]));
-    }
+    for (size_t k = 0; k < values.size(); ++k)
+      amax[slices.of(k)] = std::max(amax[slices.of(k)], std::fabs(values[k]));
     std::vector<exec::QuantParams> params;
     scales.clear();
     for (float a : amax) {
@@ -215,10 +195,7 @@ class Converter {
       axis = 1;
       target = "torch.nn.functional.conv_transpose2d";
     } else if (kind == "Gemm") {
-      int64_t trans_b = 0;
-      for (const auto& [key, value] : m->attributes())
-        if (key == "transB" && value.kind() == ir::Argument::Kind::kInt) trans_b = value.toInt();
-      axis = trans_b ? 0 : 1;
+      axis = m->numberAttribute("transB", 0) != 0 ? 0 : 1;
       target = "onnx.Gemm";
     }
     if (per_tensor_) axis = -1;

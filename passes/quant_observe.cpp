@@ -190,10 +190,8 @@ Expected<PassResult> observe(ir::GraphModule& gm, const Options& options) {
 
   PassResult result;
   std::unordered_map<ir::Node*, ir::Node*> observer_of;
-  int64_t next = 0;
-  for (ir::Module* m = gm.findModule("activation_post_process_0"); m;
-       m = gm.findModule("activation_post_process_" + std::to_string(++next))) {
-  }
+  int64_t next = 0;  // the first free activation_post_process_N
+  while (gm.findModule("activation_post_process_" + std::to_string(next))) ++next;
   for (auto& [consumer, values] : plan) {
     for (ir::Node* value : values) {
       ir::Node*& observer = observer_of[value];

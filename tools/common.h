@@ -96,6 +96,12 @@ bool wantsOutput(const OutputFlags& flags);
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path);
 
+// tabulate's "simple" table (what torch.fx's print_tabular and the seed's profiler print): text
+// columns left, numbers right, two spaces between, a rule under the headers.
+std::string table(const std::vector<std::string>& headers,
+                  const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<bool>& numeric);
+
 // --backend / --precision / --threads / --seed / --shape / --batch, shared by the commands that
 // run a model.
 struct ExecFlags {

@@ -87,32 +87,6 @@ struct ProfileFlags {
   ExecFlags exec;
 };
 
-// tabulate's "simple" table: text columns left, numbers right, two spaces between.
-std::string table(const std::vector<std::string>& headers,
-                  const std::vector<std::vector<std::string>>& rows,
-                  const std::vector<bool>& numeric) {
-  std::vector<size_t> widths;
-  for (const auto& h : headers) widths.push_back(h.size());
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(widths[c] - cells[c].size(), ' ');
-      out += (c ? "  " : "") + (numeric[c] ? pad + cells[c] : cells[c] + pad);
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out + "\n";
-  };
-  std::string out = line(headers);
-  std::vector<std::string> rule;
-  for (size_t w : widths) rule.emplace_back(w, '-');
-  out += line(rule);
-  for (const auto& row : rows) out += line(row);
-  return out;
-}
-
 int runProfile(const ProfileFlags& flags) {
   if (flags.runs < 1 || flags.warmup < 0)
     throw UsageError{"--runs must be at least 1 and --warmup at least 0"};

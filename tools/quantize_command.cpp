@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <sstream>
+#include <optional>
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
@@ -55,14 +55,10 @@ passes::PassRequest request(const std::string& spec) {
   return parsed.take();
 }
 
-// Sums for one quantized tensor's SQNR over the held-out runs.
-struct Noise {
+// One quantized tensor of the report: what it is and how far quantization moves it.
+struct Quantized {
   std::string name, kind, scale, zero_point;
-  double signal = 0, noise = 0;
-  double db() const {
-    if (noise == 0) return INFINITY;
-    return signal == 0 ? -INFINITY : 10 * std::log10(signal / noise);
-  }
+  exec::ErrorSums error;
 };
 
 std::string number(double v) {
@@ -85,33 +81,131 @@ std::string describe(const ir::Tensor& t) {
                     : "[" + std::to_string(*lo) + ", " + std::to_string(*hi) + "]";
 }
 
-// Runs the quantized graph, measuring each fake-quantize's noise on what flows through it.
+// Runs the quantized graph, measuring each fake-quantize's error on what flows through it.
 class NoiseMeter : public exec::Interpreter {
  public:
-  NoiseMeter(const ir::GraphModule& gm, std::map<const ir::Node*, Noise>& noise)
-      : exec::Interpreter(gm), noise_(noise) {}
+  NoiseMeter(const ir::GraphModule& gm, std::map<const ir::Node*, Quantized>& measured)
+      : exec::Interpreter(gm), measured_(measured) {}
 
  protected:
   std::vector<exec::Value> runNode(const ir::Node& node,
                                    std::vector<const exec::Value*> inputs) override {
     auto out = exec::Interpreter::runNode(node, inputs);
-    auto it = noise_.find(&node);
-    if (it != noise_.end() && inputs.at(0)->isFloat() && !inputs[0]->native) {
-      const auto& x = inputs[0]->f;
-      exec::Value y = out.at(0);
-      y.makePlain();
-      for (size_t k = 0; k < x.size() && k < y.f.size(); ++k) {
-        it->second.signal += static_cast<double>(x[k]) * x[k];
-        it->second.noise +=
-            (static_cast<double>(x[k]) - y.f[k]) * (static_cast<double>(x[k]) - y.f[k]);
-      }
+    auto it = measured_.find(&node);
+    if (it != measured_.end()) {  // fake-quantize: plain float in and out
+      const auto& x = inputs.at(0)->f;
+      it->second.error.add(x.data(), out.at(0).f.data(), std::min(x.size(), out[0].f.size()));
     }
     return out;
   }
 
  private:
-  std::map<const ir::Node*, Noise>& noise_;
+  std::map<const ir::Node*, Quantized>& measured_;
 };
+
+std::optional<double> finite(double v) {
+  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+// The report on a quantized graph: each quantized tensor (activations through their
+// fake-quantize on the held-out runs; constants against the float tensor they came from) and
+// each output against the float model's `reference` outputs. Adds "tensors" and "outputs" to
+// `report`; `text` gets the same for people.
+Expected<bool> measureReport(const ir::GraphModule& gm,
+                             const std::vector<std::vector<exec::Value>>& holdout,
+                             const std::vector<std::vector<exec::Value>>& reference,
+                             nlohmann::json& report, std::string& text) {
+  std::map<const ir::Node*, Quantized> activations;
+  std::vector<Quantized> constants;
+  for (const ir::Node* node : gm.graph()) {
+    bool fake = node->target() == "torch.fake_quantize_per_tensor_affine" ||
+                node->target() == "torch.fake_quantize_per_channel_affine";
+    bool dq = node->target() == "onnx.DequantizeLinear";
+    if (node->op() != ir::Opcode::kCallFunction || (!fake && !dq)) continue;
+    const ir::Node* source = node->args().at(0).toNode();
+    auto scale = gm.findTensor(node->args().at(1).toNode()->target());
+    auto zp = gm.findTensor(node->args().at(2).toNode()->target());
+    bool constant = source->op() == ir::Opcode::kGetAttr;
+    Quantized q{constant ? source->target() : source->name(),
+                constant ? "weight" : "activation",
+                describe(*scale),
+                describe(*zp),
+                {}};
+    if (fake) {
+      activations[node] = q;
+      continue;
+    }
+    // An int8 constant "X_quantized" made by quant-convert from the float tensor "X".
+    if (!constant) continue;
+    std::string name = source->target();
+    std::string original = name.substr(0, name.rfind("_quantized"));
+    auto float_tensor = gm.findTensor(original);
+    if (!float_tensor) continue;
+    q.name = original;
+    if (original.size() > 5 && original.compare(original.size() - 5, 5, ".bias") == 0)
+      q.kind = "bias";
+    exec::Value ints = exec::fromTensor(*gm.findTensor(name));
+    exec::Value s = exec::fromTensor(*scale), z = exec::fromTensor(*zp);
+    std::vector<float> w = passes::floatsOf(*float_tensor), back(w.size());
+    const ir::Argument* axis = node->kwarg("axis");
+    exec::Slices slices(float_tensor->dims, s.f.size() > 1 ? (axis ? axis->toInt() : 1) : -1);
+    for (size_t k = 0; k < w.size(); ++k)
+      back[k] = exec::dequantizeValue(ints.i[k], {s.f[slices.of(k)], z.i[slices.of(k)]});
+    q.error.add(w.data(), back.data(), w.size());
+    constants.push_back(q);
+  }
+  NoiseMeter meter(gm, activations);
+  std::vector<exec::ErrorSums> outputs;
+  for (size_t k = 0; k < holdout.size(); ++k) {
+    auto got = meter.run(holdout[k]);
+    if (!got) return Error{got.error()};
+    outputs.resize(got.value().size());
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const auto& a = reference[k][o].f;
+      const auto& b = got.value()[o].f;
+      outputs[o].add(a.data(), b.data(), std::min(a.size(), b.size()));
+    }
+  }
+  std::vector<Quantized> rows;
+  for (const ir::Node* node : gm.graph()) {
+    auto it = activations.find(node);
+    if (it != activations.end()) rows.push_back(it->second);
+  }
+  rows.insert(rows.end(), constants.begin(), constants.end());
+  nlohmann::json tensors = nlohmann::json::array();
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& q : rows) {
+    auto db = finite(q.error.sqnrDb());
+    tensors.push_back({{"tensor", q.name},
+                       {"kind", q.kind},
+                       {"scale", q.scale},
+                       {"zero_point", q.zero_point},
+                       {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)}});
+    cells.push_back(
+        {q.name, q.kind, q.scale, q.zero_point, db ? number(std::round(*db * 100) / 100) : "inf"});
+  }
+  text = table({"tensor", "kind", "scale", "zero point", "SQNR (dB)"}, cells,
+               {false, false, false, false, true}) +
+         "\n";
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const exec::ErrorSums& e = outputs[o];
+    auto db = finite(e.sqnrDb());
+    out.push_back({{"output", o},
+                   {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
+                   {"cosine", e.cosine()},
+                   {"max_abs_error", e.max_abs}});
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "output %zu: SQNR %.2f dB  cosine %.6f  max abs error %.4g  (%zu held-out "
+                  "inputs)\n",
+                  o, e.sqnrDb(), e.cosine(), e.max_abs, holdout.size());
+    text += line;
+  }
+  report["tensors"] = tensors;
+  report["outputs"] = out;
+  return true;
+}
 
 int runQuantize(const QuantizeFlags& flags) {
   if (flags.convert && flags.qat) throw UsageError{"--convert and --qat do not go together"};
@@ -210,140 +304,10 @@ int runQuantize(const QuantizeFlags& flags) {
     report["passes"] = prepared.value();
 
     if (measure) {
-      // Per tensor: activations through their fake-quantize on the held-out runs; constants
-      // (weights, biases) against the float tensor they were quantized from.
-      std::map<const ir::Node*, Noise> noise;
-      std::vector<Noise> constants;
-      for (const ir::Node* node : gm.graph()) {
-        bool fake = node->target() == "torch.fake_quantize_per_tensor_affine" ||
-                    node->target() == "torch.fake_quantize_per_channel_affine";
-        bool dq = node->target() == "onnx.DequantizeLinear";
-        if (node->op() != ir::Opcode::kCallFunction || (!fake && !dq)) continue;
-        const ir::Node* source = node->args().at(0).toNode();
-        auto scale = gm.findTensor(node->args().at(1).toNode()->target());
-        auto zp = gm.findTensor(node->args().at(2).toNode()->target());
-        Noise n{source->op() == ir::Opcode::kGetAttr ? source->target() : source->name(),
-                source->op() == ir::Opcode::kGetAttr ? "weight" : "activation", describe(*scale),
-                describe(*zp)};
-        if (dq && source->op() == ir::Opcode::kGetAttr) {
-          std::string name = source->target();
-          std::string original = name.substr(0, name.rfind("_quantized"));
-          auto float_tensor = gm.findTensor(original);
-          if (!float_tensor) continue;
-          n.name = original;
-          n.kind = original.size() > 5 && original.compare(original.size() - 5, 5, ".bias") == 0
-                       ? "bias"
-                       : "weight";
-          exec::Value q = exec::fromTensor(*gm.findTensor(name));
-          exec::Value s = exec::fromTensor(*scale), z = exec::fromTensor(*zp);
-          std::vector<float> w = passes::floatsOf(*float_tensor);
-          int64_t count = static_cast<int64_t>(s.f.size()),
-                  inner = count > 1 ? static_cast<int64_t>(w.size()) / count : 1;
-          if (count > 1 && original.find(".weight") != std::string::npos) {
-            // Per channel: along axis 0 (conv, Gemm transB) or 1 (ConvTranspose, Gemm).
-            const ir::Argument* axis = node->kwarg("axis");
-            int64_t a = axis ? axis->toInt() : 0;
-            auto dims = float_tensor->dims;
-            inner = 1;
-            for (size_t d = static_cast<size_t>(a) + 1; d < dims.size(); ++d) inner *= dims[d];
-          }
-          for (size_t k = 0; k < w.size(); ++k) {
-            size_t c =
-                count > 1 ? static_cast<size_t>((static_cast<int64_t>(k) / inner) % count) : 0;
-            double back = exec::dequantizeValue(q.i[k], {s.f[c], z.i[c]});
-            n.signal += static_cast<double>(w[k]) * w[k];
-            n.noise += (w[k] - back) * (w[k] - back);
-          }
-          constants.push_back(n);
-        } else if (fake) {
-          noise[node] = n;
-        }
-      }
-      NoiseMeter meter(gm, noise);
-      nlohmann::json outputs = nlohmann::json::array();
-      std::vector<double> signal, err, dot, norm_a, norm_b, max_abs;
-      for (size_t k = 0; k < holdout.size(); ++k) {
-        auto got = meter.run(holdout[k]);
-        if (!got) return fail(got.error());
-        for (size_t o = 0; o < got.value().size(); ++o) {
-          if (signal.size() <= o) {
-            for (auto* v : {&signal, &err, &dot, &norm_a, &norm_b, &max_abs}) v->push_back(0);
-          }
-          const auto& a = reference[k][o].f;
-          const auto& b = got.value()[o].f;
-          for (size_t e = 0; e < a.size() && e < b.size(); ++e) {
-            double d = static_cast<double>(a[e]) - b[e];
-            signal[o] += static_cast<double>(a[e]) * a[e];
-            err[o] += d * d;
-            dot[o] += static_cast<double>(a[e]) * b[e];
-            norm_a[o] += static_cast<double>(a[e]) * a[e];
-            norm_b[o] += static_cast<double>(b[e]) * b[e];
-            max_abs[o] = std::max(max_abs[o], std::fabs(d));
-          }
-        }
-      }
-      nlohmann::json tensors = nlohmann::json::array();
-      std::string text = "tensor\tkind\tscale\tzero point\tSQNR (dB)\n";
-      auto row = [&](const Noise& n) {
-        double db = n.db();
-        tensors.push_back(
-            {{"tensor", n.name},
-             {"kind", n.kind},
-             {"scale", n.scale},
-             {"zero_point", n.zero_point},
-             {"sqnr_db", std::isfinite(db) ? nlohmann::json(db) : nlohmann::json(nullptr)}});
-        text += n.name + "\t" + n.kind + "\t" + n.scale + "\t" + n.zero_point + "\t" +
-                (std::isfinite(db) ? number(std::round(db * 100) / 100) : "inf") + "\n";
-      };
-      for (const ir::Node* node : gm.graph()) {
-        auto it = noise.find(node);
-        if (it != noise.end()) row(it->second);
-      }
-      for (const auto& n : constants) row(n);
-      std::string summary;
-      for (size_t o = 0; o < signal.size(); ++o) {
-        double db = err[o] == 0 ? INFINITY : 10 * std::log10(signal[o] / err[o]);
-        double cosine = dot[o] / std::sqrt(std::max(norm_a[o] * norm_b[o], 1e-300));
-        outputs.push_back(
-            {{"output", o},
-             {"sqnr_db", std::isfinite(db) ? nlohmann::json(db) : nlohmann::json(nullptr)},
-             {"cosine", cosine},
-             {"max_abs_error", max_abs[o]}});
-        char line[200];
-        std::snprintf(
-            line, sizeof line,
-            "output %zu: SQNR %.2f dB  cosine %.6f  max abs error %.4g  (%d held-out inputs)\n", o,
-            db, cosine, max_abs[o], flags.holdout);
-        summary += line;
-      }
-      report["tensors"] = tensors;
-      report["outputs"] = outputs;
-      if (!json) {
-        // Columns aligned as a table.
-        std::vector<std::vector<std::string>> cells;
-        std::vector<size_t> widths;
-        std::string line;
-        std::stringstream in(text);
-        while (std::getline(in, line)) {
-          std::vector<std::string> row_cells;
-          std::stringstream fields(line);
-          std::string field;
-          while (std::getline(fields, field, '\t')) row_cells.push_back(field);
-          for (size_t c = 0; c < row_cells.size(); ++c) {
-            if (widths.size() <= c) widths.push_back(0);
-            widths[c] = std::max(widths[c], row_cells[c].size());
-          }
-          cells.push_back(row_cells);
-        }
-        std::string table;
-        for (const auto& r : cells) {
-          std::string out;
-          for (size_t c = 0; c < r.size(); ++c)
-            out += r[c] + (c + 1 < r.size() ? std::string(widths[c] - r[c].size() + 2, ' ') : "");
-          table += out + "\n";
-        }
-        if (flags.report) std::cout << table << "\n" << summary;
-      }
+      std::string text;
+      auto measured = measureReport(gm, holdout, reference, report, text);
+      if (!measured) return fail(measured.error());
+      if (flags.report && !json) std::cout << text;
     }
   }
   if (wantsOutput(flags.output)) {

@@ -37,14 +37,24 @@ bool takesNative(Backend backend, const std::string& key) {
 
 }  // namespace
 
-Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend)
-    : gm_(gm), backend_(backend), table_(tableFor(backend)) {
+Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend) : gm_(gm), backend_(backend) {
+  const auto& table = tableFor(backend);
   for (const ir::Node* node : gm_.graph()) {
+    Step& step = steps_[node];
     std::string key;
-    kernels_[node] = kernelFor(*node, &key);
-    native_[node] = kernels_[node] && takesNative(backend, key);
-    auto& inputs = inputs_of_[node] = node->inputNodes();
-    for (const ir::Node* input : inputs) ++uses_[input];
+    if (node->op() == ir::Opcode::kCallFunction) {
+      key = node->target();
+    } else if (node->op() == ir::Opcode::kCallModule) {
+      step.module = gm_.findModule(node->target());
+      if (step.module) key = "module:" + step.module->type();
+    }
+    auto it = key.empty() ? table.end() : table.find(key);
+    if (it != table.end()) {
+      step.kernel = &it->second;
+      step.native = takesNative(backend, key);
+    }
+    step.inputs = node->inputNodes();
+    for (const ir::Node* input : step.inputs) ++uses_[input];
   }
 }
 
@@ -56,30 +66,17 @@ std::vector<const ir::Node*> Interpreter::inputs() const {
   return out;
 }
 
-const Kernel* Interpreter::kernelFor(const ir::Node& node, std::string* found_key) const {
-  std::string key;
-  if (node.op() == ir::Opcode::kCallFunction) {
-    key = node.target();
-  } else if (node.op() == ir::Opcode::kCallModule) {
-    const ir::Module* module = gm_.findModule(node.target());
-    if (!module) return nullptr;
-    key = "module:" + module->type();
-  } else {
-    return nullptr;
-  }
-  auto it = table_.find(key);
-  if (found_key) *found_key = key;
-  return it == table_.end() ? nullptr : &it->second;
+std::string Interpreter::describe(const ir::Node& node, const ir::Module* module) {
+  return node.name() + " (" + (module ? module->type() : node.target()) + ")";
 }
 
 bool Interpreter::supported(std::string& missing) const {
   for (const ir::Node* node : gm_.graph()) {
+    const Step& step = steps_.at(node);
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (node->op() == ir::Opcode::kCallMethod ||
-        (call && node->target() != "operator.getitem" && !kernels_.at(node))) {
-      const ir::Module* module =
-          node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
-      missing = node->name() + " (" + (module ? module->type() : node->target()) + ")";
+        (call && node->target() != "operator.getitem" && !step.kernel)) {
+      missing = describe(*node, step.module);
       return false;
     }
   }
@@ -90,11 +87,10 @@ std::vector<std::string> Interpreter::fallbacks() const {
   std::vector<std::string> out;
   if (backend_ != Backend::kCudnn) return out;
   for (const ir::Node* node : gm_.graph()) {
+    const Step& step = steps_.at(node);
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
-    if (!call || node->target() == "operator.getitem" || native_.at(node)) continue;
-    const ir::Module* module =
-        node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
-    out.push_back(node->name() + " (" + (module ? module->type() : node->target()) + ")");
+    if (call && node->target() != "operator.getitem" && !step.native)
+      out.push_back(describe(*node, step.module));
   }
   return out;
 }
@@ -108,11 +104,9 @@ const Value* Interpreter::moduleTensor(const ir::Module& module, const std::stri
 }
 
 std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const Value*> inputs) {
-  auto found = kernels_.find(&node);
-  const Kernel* kernel = found == kernels_.end() ? nullptr : found->second;
-  const ir::Module* module =
-      node.op() == ir::Opcode::kCallModule ? gm_.findModule(node.target()) : nullptr;
-  if (!kernel) {
+  Step& step = steps_.at(&node);
+  const ir::Module* module = step.module;
+  if (!step.kernel) {
     throw ExecError("unsupported: " + (module ? "module type " + module->type() : node.target()));
   }
   KernelContext context(
@@ -120,8 +114,8 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
       [this, module](const std::string& name) {
         return module ? moduleTensor(*module, name) : nullptr;
       },
-      gm_.opset, &states_[&node]);
-  return (*kernel)(context);
+      gm_.opset, &step.state);
+  return (*step.kernel)(context);
 }
 
 Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
@@ -172,7 +166,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             env[node] = {produced[index]};
           } else {
             std::vector<const Value*> args;
-            bool native = native_.at(node);
+            bool native = steps_.at(node).native;
             for (const ir::Argument& arg : node->args()) {
               if (arg.isNode()) {
                 Value& value = env.at(arg.toNode()).at(0);
@@ -188,7 +182,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           }
         }
       }
-      for (const ir::Node* input : inputs_of_.at(node)) {
+      for (const ir::Node* input : steps_.at(node).inputs) {
         if (--uses_left[input] == 0) env.erase(input);
       }
     }

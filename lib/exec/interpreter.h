@@ -44,22 +44,26 @@ class Interpreter {
 
  private:
   const Value* moduleTensor(const ir::Module& module, const std::string& name);
-  const Kernel* kernelFor(const ir::Node& node, std::string* key = nullptr) const;
+  // "name (module type or target)", for messages.
+  static std::string describe(const ir::Node& node, const ir::Module* module);
+
+  // What the interpreter knows of a node, found once per model, not once per run (the graph
+  // must not change while this lives).
+  struct Step {
+    const ir::Module* module = nullptr;  // a call_module's module
+    const Kernel* kernel = nullptr;      // a call node's kernel; nullptr when none
+    bool native = false;                 // the kernel takes NativeData inputs as they are
+    std::vector<ir::Node*> inputs;
+    std::any state;  // what the kernel keeps between runs (KernelContext::state)
+  };
 
   const ir::GraphModule& gm_;
   Backend backend_;
-  const std::unordered_map<std::string, Kernel>& table_;
-  // Found once per model, not once per run (the graph must not change while this lives): each
-  // call node's kernel (nullptr when none), each node's inputs, and how many nodes read each.
-  std::unordered_map<const ir::Node*, const Kernel*> kernels_;
-  // Call nodes whose kernel takes NativeData inputs as they are.
-  std::unordered_map<const ir::Node*, bool> native_;
-  std::unordered_map<const ir::Node*, std::vector<ir::Node*>> inputs_of_;
+  std::unordered_map<const ir::Node*, Step> steps_;
+  // How many nodes read each node (copied per run, counted down to free values).
   std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
-  // What each node's kernel keeps between runs (KernelContext::state).
-  std::unordered_map<const ir::Node*, std::any> states_;
 };
 
 }  // namespace fxc::exec

@@ -47,6 +47,36 @@ float halfToFloat(uint16_t h) {
 
 }  // namespace
 
+namespace {
+
+// The integer .npy types read and written, and the dtype each keeps.
+struct NpyInteger {
+  const char* descr;
+  ir::DType dtype;
+  bool is_signed;
+};
+constexpr NpyInteger kNpyIntegers[] = {
+    {"<i8", ir::DType::kInt64, true},   {"<i4", ir::DType::kInt32, true},
+    {"<i2", ir::DType::kInt16, true},   {"|i1", ir::DType::kInt8, true},
+    {"|u1", ir::DType::kUInt8, false},  {"<u2", ir::DType::kUInt16, false},
+    {"<u4", ir::DType::kUInt32, false}, {"|b1", ir::DType::kBool, false}};
+
+const NpyInteger* npyInteger(const std::string& descr) {
+  for (const auto& t : kNpyIntegers) {
+    if (descr == t.descr) return &t;
+  }
+  return nullptr;
+}
+
+const NpyInteger* npyInteger(ir::DType dtype) {
+  for (const auto& t : kNpyIntegers) {
+    if (dtype == t.dtype) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Expected<Value> readNpy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
@@ -105,14 +135,15 @@ Expected<Value> readNpy(const std::string& path) {
       return Error{path + ": the shape " + shapeText(value.shape) + " is too large"};
   }
   size_t n = static_cast<size_t>(count), offset = header_start + header_len;
-  static const std::map<std::string, size_t> sizes = {{"<f4", 4}, {"<f8", 8}, {"<f2", 2},
-                                                      {"<i8", 8}, {"<i4", 4}, {"<i2", 2},
-                                                      {"|i1", 1}, {"|u1", 1}, {"|b1", 1}};
-  auto size = sizes.find(dtype);
-  if (size == sizes.end()) return Error{path + ": unsupported dtype '" + dtype + "'"};
-  if (bytes.size() - offset != n * size->second)
+  static const std::map<std::string, size_t> float_sizes = {{"<f4", 4}, {"<f8", 8}, {"<f2", 2}};
+  const NpyInteger* integer = npyInteger(dtype);
+  auto float_size = float_sizes.find(dtype);
+  if (!integer && float_size == float_sizes.end())
+    return Error{path + ": unsupported dtype '" + dtype + "'"};
+  size_t size = integer ? ir::dtypeSize(integer->dtype) : float_size->second;
+  if (bytes.size() - offset != n * size)
     return Error{path + ": holds " + std::to_string(bytes.size() - offset) +
-                 " bytes of data, its header says " + std::to_string(n * size->second)};
+                 " bytes of data, its header says " + std::to_string(n * size)};
   if (dtype == "<f4") {
     value.f = readElements<float>(bytes, offset, n);
   } else if (dtype == "<f8") {
@@ -123,69 +154,25 @@ Expected<Value> readNpy(const std::string& path) {
     value.f.resize(n);
     for (size_t k = 0; k < n; ++k) value.f[k] = halfToFloat(h[k]);
   } else {
-    value.dtype = dtype == "|b1"   ? ir::DType::kBool
-                  : dtype == "<i4" ? ir::DType::kInt32
-                  : dtype == "<i2" ? ir::DType::kInt16
-                  : dtype == "|i1" ? ir::DType::kInt8
-                  : dtype == "|u1" ? ir::DType::kUInt8
-                                   : ir::DType::kInt64;
-    if (dtype == "<i8")
-      value.i = readElements<int64_t>(bytes, offset, n);
-    else if (dtype == "<i4") {
-      auto d = readElements<int32_t>(bytes, offset, n);
-      value.i.assign(d.begin(), d.end());
-    } else if (dtype == "<i2") {
-      auto d = readElements<int16_t>(bytes, offset, n);
-      value.i.assign(d.begin(), d.end());
-    } else if (dtype == "|i1") {
-      auto d = readElements<int8_t>(bytes, offset, n);
-      value.i.assign(d.begin(), d.end());
-    } else {
-      auto d = readElements<uint8_t>(bytes, offset, n);
-      value.i.assign(d.begin(), d.end());
+    // Little-endian integers of `size` bytes, sign-extended when signed.
+    value.dtype = integer->dtype;
+    value.i.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, bytes.data() + offset + k * size, size);
+      if (integer->is_signed && size < 8 && (raw >> (8 * size - 1)) & 1)
+        raw |= ~uint64_t{0} << (8 * size);
+      value.i[k] = static_cast<int64_t>(raw);
     }
   }
   return value;
 }
 
-namespace {
-template <typename T>
-void appendAs(std::string& out, const std::vector<int64_t>& values) {
-  for (int64_t v : values) {
-    T narrow = static_cast<T>(v);
-    out.append(reinterpret_cast<const char*>(&narrow), sizeof narrow);
-  }
-}
-}  // namespace
-
 std::string npyBytes(const Value& value) {
   // Integers are written in their own width: int8/uint8 (quantized tensors), int16/32, int64.
-  std::string descr;
-  switch (value.dtype) {
-    case ir::DType::kBool:
-      descr = "|b1";
-      break;
-    case ir::DType::kInt8:
-      descr = "|i1";
-      break;
-    case ir::DType::kUInt8:
-      descr = "|u1";
-      break;
-    case ir::DType::kInt16:
-      descr = "<i2";
-      break;
-    case ir::DType::kUInt16:
-      descr = "<u2";
-      break;
-    case ir::DType::kInt32:
-      descr = "<i4";
-      break;
-    case ir::DType::kUInt32:
-      descr = "<u4";
-      break;
-    default:
-      descr = value.isFloat() ? "<f4" : "<i8";
-  }
+  const NpyInteger* integer = value.isFloat() ? nullptr : npyInteger(value.dtype);
+  if (!value.isFloat() && !integer) integer = npyInteger(ir::DType::kInt64);
+  std::string descr = integer ? integer->descr : "<f4";
   std::string shape = "(";
   for (size_t k = 0; k < value.shape.size(); ++k)
     shape += std::to_string(value.shape[k]) +
@@ -201,35 +188,12 @@ std::string npyBytes(const Value& value) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
   out += header;
-  if (value.isFloat()) {
+  if (!integer) {
     out.append(reinterpret_cast<const char*>(value.f.data()), value.f.size() * 4);
     return out;
   }
-  switch (value.dtype) {
-    case ir::DType::kBool:
-      appendAs<uint8_t>(out, value.i);
-      break;
-    case ir::DType::kInt8:
-      appendAs<int8_t>(out, value.i);
-      break;
-    case ir::DType::kUInt8:
-      appendAs<uint8_t>(out, value.i);
-      break;
-    case ir::DType::kInt16:
-      appendAs<int16_t>(out, value.i);
-      break;
-    case ir::DType::kUInt16:
-      appendAs<uint16_t>(out, value.i);
-      break;
-    case ir::DType::kInt32:
-      appendAs<int32_t>(out, value.i);
-      break;
-    case ir::DType::kUInt32:
-      appendAs<uint32_t>(out, value.i);
-      break;
-    default:
-      appendAs<int64_t>(out, value.i);
-  }
+  size_t size = ir::dtypeSize(integer->dtype);
+  for (int64_t v : value.i) out.append(reinterpret_cast<const char*>(&v), size);  // the low bytes
   return out;
 }
 

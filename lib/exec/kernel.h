@@ -57,6 +57,17 @@ class KernelContext {
   // What a kernel keeps for its node between runs (prepared primitives, reordered weights); it
   // lives as long as the interpreter. nullptr when the caller keeps nothing.
   std::any* state() const { return state_; }
+  // The plan of type T kept in the state (which must exist): `make()`'s shared_ptr<T>, made
+  // again whenever `fits(plan)` is false (a new input shape, another precision).
+  template <typename T, typename Fits, typename Make>
+  T& plan(Fits fits, Make make) const {
+    auto* kept = std::any_cast<std::shared_ptr<T>>(state_);
+    if (!kept || !fits(**kept)) {
+      *state_ = std::shared_ptr<T>(make());
+      kept = std::any_cast<std::shared_ptr<T>>(state_);
+    }
+    return **kept;
+  }
 
   const ir::Argument* attribute(const std::string& name) const;
   // All of them: the module's attributes for a module call, else the node's kwargs.

@@ -182,25 +182,23 @@ Kernel convolution(Kernel reference, Fused fused) {
     std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
       return onPlainInputs(reference, c);  // the reference's error
-    std::any& state = *c.state();
-    auto* kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
-    if (!kept || (*kept)->src_shape != x.shape) {
-      std::shared_ptr<ConvPlan> plan;
-      try {
-        plan = planConvolution(g, b, fused);
-        if (module_weight) reorderWeights(*plan, *w);
-      } catch (const dnnl::error&) {
-        plan = std::make_shared<ConvPlan>();
-        plan->use_reference = true;
-      }
-      plan->src_shape = x.shape;
-      state = plan;
-      kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
-    }
-    ConvPlan& plan = **kept;
+    ConvPlan& plan =
+        c.plan<ConvPlan>([&](const ConvPlan& kept) { return kept.src_shape == x.shape; },
+                         [&] {
+                           std::shared_ptr<ConvPlan> made;
+                           try {
+                             made = planConvolution(g, b, fused);
+                             if (module_weight) reorderWeights(*made, *w);
+                           } catch (const dnnl::error&) {
+                             made = std::make_shared<ConvPlan>();
+                             made->use_reference = true;
+                           }
+                           made->src_shape = x.shape;
+                           return made;
+                         });
     if (plan.use_reference) return onPlainInputs(reference, c);
     if (!module_weight) reorderWeights(plan, *w);  // a weight computed at run time
-    if (b && !c.tensor("bias"))  // likewise a bias
+    if (b && !c.tensor("bias"))                    // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
 
     std::vector<float> plain_storage;
@@ -239,6 +237,41 @@ struct PoolPlan {
   bool dst_plain = false;
 };
 
+// A pooling primitive for input layout `src`; use_reference when oneDNN cannot express it.
+std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<int64_t>& shape,
+                                      const memory::desc& src, bool max) {
+  auto plan = std::make_shared<PoolPlan>();
+  plan->src_shape = shape;
+  plan->src = src;
+  const Window& win = g.win;
+  // The end padding that makes oneDNN's output size ONNX's (ceil_mode adds windows).
+  int64_t pad_bottom = (g.oh - 1) * win.strides[0] + win.kernel[0] - g.h - win.pads[0];
+  int64_t pad_right = (g.ow - 1) * win.strides[1] + win.kernel[1] - g.w - win.pads[1];
+  bool same_padding = pad_bottom == win.pads[2] && pad_right == win.pads[3];
+  plan->use_reference = win.dilations[0] != 1 || win.dilations[1] != 1 ||
+                        (!max && g.include_pad && !same_padding) || pad_bottom < 0 || pad_right < 0;
+  if (!plan->use_reference) {
+    auto algorithm = max             ? dnnl::algorithm::pooling_max
+                     : g.include_pad ? dnnl::algorithm::pooling_avg_include_padding
+                                     : dnnl::algorithm::pooling_avg_exclude_padding;
+    // The output in the input's layout (blocked stays blocked).
+    memory::desc dst_any(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::any);
+    try {
+      dnnl::pooling_forward::desc desc(
+          dnnl::prop_kind::forward_inference, algorithm, plan->src, dst_any,
+          dimsOf({win.strides[0], win.strides[1]}), dimsOf({win.kernel[0], win.kernel[1]}),
+          dimsOf({win.pads[0], win.pads[1]}), dimsOf({pad_bottom, pad_right}));
+      dnnl::pooling_forward::primitive_desc pd(desc, engine());
+      plan->pool = dnnl::pooling_forward(pd);
+      plan->dst = pd.dst_desc();
+      plan->dst_plain = plan->dst == plainDesc({g.n, g.ch, g.oh, g.ow});
+    } catch (const dnnl::error&) {
+      plan->use_reference = true;
+    }
+  }
+  return plan;
+}
+
 template <bool kMax>
 Kernel pooling(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
@@ -246,43 +279,11 @@ Kernel pooling(Kernel reference) {
     if (x.shape.size() != 4 || !c.state()) return onPlainInputs(reference, c);
     PoolGeometry g = poolGeometry(c, x, kMax);
     memory src = memoryOf(x);
-    std::any& state = *c.state();
-    auto* kept = std::any_cast<std::shared_ptr<PoolPlan>>(&state);
-    if (!kept || (*kept)->src_shape != x.shape || !((*kept)->src == src.get_desc())) {
-      auto plan = std::make_shared<PoolPlan>();
-      plan->src_shape = x.shape;
-      plan->src = src.get_desc();
-      const Window& win = g.win;
-      // The end padding that makes oneDNN's output size ONNX's (ceil_mode adds windows).
-      int64_t pad_bottom = (g.oh - 1) * win.strides[0] + win.kernel[0] - g.h - win.pads[0];
-      int64_t pad_right = (g.ow - 1) * win.strides[1] + win.kernel[1] - g.w - win.pads[1];
-      bool same_padding = pad_bottom == win.pads[2] && pad_right == win.pads[3];
-      plan->use_reference = win.dilations[0] != 1 || win.dilations[1] != 1 ||
-                            (!kMax && g.include_pad && !same_padding) || pad_bottom < 0 ||
-                            pad_right < 0;
-      if (!plan->use_reference) {
-        auto algorithm = kMax            ? dnnl::algorithm::pooling_max
-                         : g.include_pad ? dnnl::algorithm::pooling_avg_include_padding
-                                         : dnnl::algorithm::pooling_avg_exclude_padding;
-        // The output in the input's layout (blocked stays blocked).
-        memory::desc dst_any(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::any);
-        try {
-          dnnl::pooling_forward::desc desc(
-              dnnl::prop_kind::forward_inference, algorithm, plan->src, dst_any,
-              dimsOf({win.strides[0], win.strides[1]}), dimsOf({win.kernel[0], win.kernel[1]}),
-              dimsOf({win.pads[0], win.pads[1]}), dimsOf({pad_bottom, pad_right}));
-          dnnl::pooling_forward::primitive_desc pd(desc, engine());
-          plan->pool = dnnl::pooling_forward(pd);
-          plan->dst = pd.dst_desc();
-          plan->dst_plain = plan->dst == plainDesc({g.n, g.ch, g.oh, g.ow});
-        } catch (const dnnl::error&) {
-          plan->use_reference = true;
-        }
-      }
-      state = plan;
-      kept = std::any_cast<std::shared_ptr<PoolPlan>>(&state);
-    }
-    PoolPlan& plan = **kept;
+    PoolPlan& plan = c.plan<PoolPlan>(
+        [&](const PoolPlan& kept) {
+          return kept.src_shape == x.shape && kept.src == src.get_desc();
+        },
+        [&] { return planPooling(g, x.shape, src.get_desc(), kMax); });
     if (plan.use_reference) return onPlainInputs(reference, c);
     std::vector<float> plain_storage;
     memory dst;

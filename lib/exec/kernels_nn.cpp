@@ -125,8 +125,8 @@ void convolve(const ConvGeometry& g, const T* x, const T* w, const T* bias, T* y
 }
 template void convolve<float>(const ConvGeometry&, const float*, const float*, const float*,
                               float*);
-template void convolve<int64_t>(const ConvGeometry&, const int64_t*, const int64_t*,
-                                const int64_t*, int64_t*);
+template void convolve<int64_t>(const ConvGeometry&, const int64_t*, const int64_t*, const int64_t*,
+                                int64_t*);
 
 void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                       const float* b, float* y) {

@@ -33,32 +33,28 @@ QuantRange rangeOf(ir::DType dtype) {
 struct Broadcast {
   std::vector<float> scales;
   std::vector<int64_t> zero_points;
-  int64_t inner = 1, count = 1;  // x's elements per slice; slices along the axis
+  Slices slices;
 
-  Broadcast(const Value& x, const Value& scale, const Value* zero_point, int64_t axis_attr) {
+  Broadcast(const Value& x, const Value& scale, const Value* zero_point, int64_t axis_attr)
+      : slices(x.shape, scale.f.size() > 1 || scale.shape.size() == 1
+                            ? static_cast<int64_t>(normalizeAxis(axis_attr, x.shape.size()))
+                            : -1) {
     requireFloat(scale, "the scale");
     scales = scale.f;
     zero_points = zero_point ? zero_point->i : std::vector<int64_t>(scales.size(), 0);
     if (zero_point && zero_point->isFloat()) throw ExecError("the zero point must be integer");
     if (zero_points.size() != scales.size())
       throw ExecError("the scale and the zero point differ in size");
-    if (scales.size() > 1 || scale.shape.size() == 1) {
-      size_t axis = normalizeAxis(axis_attr, x.shape.size());
-      count = x.shape[axis];
-      for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
-      if (static_cast<int64_t>(scales.size()) != count)
-        throw ExecError("a per-axis scale of " + std::to_string(scales.size()) +
-                        " elements for an axis of " + std::to_string(count));
-    } else if (scales.empty()) {
-      throw ExecError("the scale is empty");
-    }
+    if (scales.empty()) throw ExecError("the scale is empty");
+    if (static_cast<int64_t>(scales.size()) != slices.count() && scales.size() > 1)
+      throw ExecError("a per-axis scale of " + std::to_string(scales.size()) +
+                      " elements for an axis of " + std::to_string(slices.count()));
     for (float s : scales) {
       if (!(s > 0)) throw ExecError("the scale must be positive");
     }
   }
   QuantParams at(size_t element) const {
-    size_t slice =
-        count == 1 ? 0 : static_cast<size_t>((static_cast<int64_t>(element) / inner) % count);
+    size_t slice = scales.size() == 1 ? 0 : slices.of(element);
     return {scales[slice], zero_points[slice]};
   }
 };
@@ -110,10 +106,8 @@ std::vector<int64_t> centered(const Value& v, const Value* zero_point, size_t ax
   }
   if (axis >= v.shape.size() || static_cast<int64_t>(zp.size()) != v.shape[axis])
     throw ExecError(std::string(what) + "'s zero point does not match its axis");
-  int64_t inner = 1;
-  for (size_t d = axis + 1; d < v.shape.size(); ++d) inner *= v.shape[d];
-  for (size_t k = 0; k < out.size(); ++k)
-    out[k] -= zp[static_cast<size_t>((static_cast<int64_t>(k) / inner) % v.shape[axis])];
+  Slices slices(v.shape, static_cast<int64_t>(axis));
+  for (size_t k = 0; k < out.size(); ++k) out[k] -= zp[slices.of(k)];
   return out;
 }
 
@@ -166,10 +160,10 @@ Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Val
 }
 
 // QLinear*: the int32 accumulator rescaled to the output's scale and zero point,
-// saturate(round(acc · s_a·s_b[c] / s_y) + zp_y); `channel_of` says which b scale an element uses.
-template <typename F>
+// saturate(round(acc · s_a·s_b[c] / s_y) + zp_y), c the index along `channel_axis` (b's
+// per-channel scales: the output channel of a convolution, the column of a matrix product).
 Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, const Value& y_scale,
-                 const Value* y_zp, F channel_of) {
+                 const Value* y_zp, size_t channel_axis) {
   requireFloat(a_scale, "a scale");
   requireFloat(b_scale, "b scale");
   requireFloat(y_scale, "the output scale");
@@ -177,8 +171,9 @@ Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, c
   QuantRange range = rangeOf(dtype);
   int64_t zp = y_zp ? y_zp->i.at(0) : 0;
   Value y = Value::ints(acc.shape, std::vector<int64_t>(acc.i.size()), dtype);
+  Slices channels(acc.shape, b_scale.f.size() == 1 ? -1 : static_cast<int64_t>(channel_axis));
   for (size_t k = 0; k < acc.i.size(); ++k) {
-    size_t c = b_scale.f.size() == 1 ? 0 : channel_of(k);
+    size_t c = channels.of(k);
     double real = static_cast<double>(acc.i[k]) *
                   (static_cast<double>(a_scale.f.at(0)) * b_scale.f.at(c) / y_scale.f.at(0));
     double q = std::nearbyint(real) + static_cast<double>(zp);
@@ -198,10 +193,8 @@ void addQuantizationKernels(KernelTable& t) {
   add(t, {"onnx.QLinearConv"}, [](const KernelContext& c) {
     Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
                                    c.optionalInput(5), c.optionalInput(8));
-    int64_t cout = acc.shape.at(1), inner = acc.shape.at(2) * acc.shape.at(3);
-    return std::vector<Value>{requantize(
-        acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7),
-        [&](size_t k) { return static_cast<size_t>((static_cast<int64_t>(k) / inner) % cout); })};
+    return std::vector<Value>{
+        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
   });
   add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{
@@ -209,10 +202,8 @@ void addQuantizationKernels(KernelTable& t) {
   });
   add(t, {"onnx.QLinearMatMul"}, [](const KernelContext& c) {
     Value acc = integerMatmul(c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5));
-    int64_t n = acc.shape.back();
-    return std::vector<Value>{
-        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7),
-                   [&](size_t k) { return static_cast<size_t>(static_cast<int64_t>(k) % n); })};
+    return std::vector<Value>{requantize(acc, c.input(1), c.input(4), c.input(6),
+                                         c.optionalInput(7), acc.shape.size() - 1)};
   });
   add(t, {"onnx.QuantizeLinear"}, quantizeLinear);
   add(t, {"onnx.DequantizeLinear"}, dequantizeLinear);

@@ -41,16 +41,36 @@ QuantParams chooseParams(float lo, float hi, QuantRange range, bool symmetric) {
   return p;
 }
 
-double sqnrDb(const std::vector<float>& reference, const std::vector<float>& approximation) {
-  double signal = 0, noise = 0;
-  for (size_t k = 0; k < reference.size() && k < approximation.size(); ++k) {
-    double x = reference[k], e = reference[k] - approximation[k];
+Slices::Slices(const std::vector<int64_t>& dims, int64_t axis) {
+  if (axis < 0) return;
+  count_ = dims.at(static_cast<size_t>(axis));
+  for (size_t d = static_cast<size_t>(axis) + 1; d < dims.size(); ++d) inner_ *= dims[d];
+}
+
+void ErrorSums::add(const float* reference, const float* approximation, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
+    double x = reference[k], y = approximation[k], e = x - y;
     signal += x * x;
     noise += e * e;
+    dot += x * y;
+    approx_norm += y * y;
+    max_abs = std::max(max_abs, std::fabs(e));
   }
+}
+
+double ErrorSums::sqnrDb() const {
   if (noise == 0) return std::numeric_limits<double>::infinity();
   if (signal == 0) return -std::numeric_limits<double>::infinity();
   return 10 * std::log10(signal / noise);
+}
+
+double ErrorSums::cosine() const { return dot / std::sqrt(std::max(signal * approx_norm, 1e-300)); }
+
+double sqnrDb(const std::vector<float>& reference, const std::vector<float>& approximation) {
+  ErrorSums sums;
+  sums.add(reference.data(), approximation.data(),
+           std::min(reference.size(), approximation.size()));
+  return sums.sqnrDb();
 }
 
 }  // namespace fxc::exec

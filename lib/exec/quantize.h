@@ -3,6 +3,7 @@
 //   q = saturate(round_half_to_even(x / scale) + zero_point),   x' = (q - zero_point) * scale
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,7 +31,30 @@ inline float fakeQuantizeValue(float x, const QuantParams& p, QuantRange range) 
 // round(min - lo / scale) clamped to the range. A zero range gives scale 1.
 QuantParams chooseParams(float lo, float hi, QuantRange range, bool symmetric);
 
-// Signal-to-quantization-noise ratio in dB: 10·log10(Σ x² / Σ (x − x')²); +inf when equal.
+// Which parameters each element of a tensor uses: one set for the whole tensor (axis < 0), or
+// one per index along `axis` (per channel).
+class Slices {
+ public:
+  Slices(const std::vector<int64_t>& dims, int64_t axis);
+  int64_t count() const { return count_; }
+  size_t of(size_t element) const {
+    return count_ == 1 ? 0 : static_cast<size_t>((static_cast<int64_t>(element) / inner_) % count_);
+  }
+
+ private:
+  int64_t inner_ = 1, count_ = 1;
+};
+
+// How far an approximation is from a reference, accumulated over any number of element runs.
+struct ErrorSums {
+  double signal = 0, noise = 0, dot = 0, approx_norm = 0, max_abs = 0;
+  void add(const float* reference, const float* approximation, size_t n);
+  // 10·log10(Σ x² / Σ (x − x')²): +inf when equal.
+  double sqnrDb() const;
+  double cosine() const;
+};
+
+// Signal-to-quantization-noise ratio in dB of two whole tensors.
 double sqnrDb(const std::vector<float>& reference, const std::vector<float>& approximation);
 
 }  // namespace fxc::exec

@@ -183,6 +183,31 @@ Module* GraphModule::addModule(std::string_view path, const std::string& type) {
   return module;
 }
 
+const Argument* Module::attribute(std::string_view name) const {
+  for (const auto& [key, value] : attributes_) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+double Module::numberAttribute(std::string_view name, double fallback) const {
+  const Argument* value = attribute(name);
+  if (!value) return fallback;
+  if (value->kind() == Argument::Kind::kFloat) return value->toFloat();
+  if (value->kind() == Argument::Kind::kInt) return static_cast<double>(value->toInt());
+  return fallback;
+}
+
+void Module::setAttribute(const std::string& name, Argument value) {
+  for (auto& [key, existing] : attributes_) {
+    if (key == name) {
+      existing = std::move(value);
+      return;
+    }
+  }
+  attributes_.emplace_back(name, std::move(value));
+}
+
 bool GraphModule::removeModule(std::string_view path) {
   size_t dot = path.rfind('.');
   Module* parent = dot == std::string_view::npos ? &root_ : findModule(path.substr(0, dot));

@@ -76,6 +76,11 @@ class Module {
 
   Kwargs& attributes() { return attributes_; }
   const Kwargs& attributes() const { return attributes_; }
+  // The attribute `name`, or nullptr; a number attribute (int or float) or `fallback`.
+  const Argument* attribute(std::string_view name) const;
+  double numberAttribute(std::string_view name, double fallback) const;
+  // Sets `name`, replacing it where it is, else appending it.
+  void setAttribute(const std::string& name, Argument value);
   // Parameters and buffers, in registration order.
   const std::vector<std::pair<std::string, std::shared_ptr<Tensor>>>& tensors() const {
     return tensors_;

@@ -304,7 +304,8 @@ class Exporter {
       throw ExportError{"node '" + node.name() + "': a fake-quantize takes (x, scale, zero_point)"};
     std::vector<std::string> inputs;
     for (const auto& arg : node.args()) inputs.push_back(valueOf(arg, node));
-    const ir::Argument* axis = node.kwarg("axis");
+    ir::Kwargs attributes;  // quant_min/max are the zero point type's range: no attribute
+    if (const ir::Argument* axis = node.kwarg("axis")) attributes.emplace_back("axis", *axis);
     NodeProto* pair[2] = {graph_->add_node(), graph_->add_node()};
     pair[0]->set_op_type("QuantizeLinear");
     pair[0]->set_name(node.name() + "_quantize");
@@ -312,12 +313,7 @@ class Exporter {
     pair[1]->set_name(node.name());
     for (NodeProto* out : pair) {
       for (const auto& input : inputs) out->add_input(input);
-      if (axis) {
-        AttributeProto* attr = out->add_attribute();
-        attr->set_name("axis");
-        attr->set_type(AttributeProto::INT);
-        attr->set_i(axis->toInt());
-      }
+      writeAttributes(attributes, *out, node);
     }
     pair[0]->add_output(unique(value_.at(&node) + "_quantized"));
     pair[1]->set_input(0, pair[0]->output(0));

@@ -81,13 +81,7 @@ std::shared_ptr<Buffer> parameterOnDevice(const KernelContext& c, const std::str
 
 template <typename T>
 T& stateOf(const KernelContext& c) {
-  std::any& state = *c.state();
-  auto* kept = std::any_cast<std::shared_ptr<T>>(&state);
-  if (!kept) {
-    state = std::make_shared<T>();
-    kept = std::any_cast<std::shared_ptr<T>>(&state);
-  }
-  return **kept;
+  return c.plan<T>([](const T&) { return true; }, [] { return std::make_shared<T>(); });
 }
 
 const float kOne = 1.0f, kZero = 0.0f;
@@ -197,16 +191,16 @@ Kernel convolution(Kernel cpu, Fused fused) {
         (residual && residual->shape != out_shape))
       return onHost(cpu, c);
     Context& ctx = context();
-    std::any& state = *c.state();
-    auto* kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
-    if (!kept || (*kept)->src_shape != x.shape || (*kept)->precision != ctx.precision) {
-      auto fresh = std::make_shared<ConvPlan>();
-      fresh->src_shape = x.shape;
-      planConvolution(*fresh, g, *w, b, fused);
-      state = fresh;
-      kept = std::any_cast<std::shared_ptr<ConvPlan>>(&state);
-    }
-    ConvPlan& plan = **kept;
+    ConvPlan& plan = c.plan<ConvPlan>(
+        [&](const ConvPlan& kept) {
+          return kept.src_shape == x.shape && kept.precision == ctx.precision;
+        },
+        [&] {
+          auto made = std::make_shared<ConvPlan>();
+          made->src_shape = x.shape;
+          planConvolution(*made, g, *w, b, fused);
+          return made;
+        });
     if (plan.cpu) return onHost(cpu, c);
 
     auto input = onDevice(x);
