@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${2:-30}
-./scripts/setup.sh
+./scripts/setup.sh  # the models need python3-torch: `scripts/setup.sh torch` where apt can reach Debian
 ./scripts/build.sh build
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 ./build/test/fxc_unit_tests -tc='*backend*,*oneDNN*,*cuDNN*,*fused*,*sgemm*'

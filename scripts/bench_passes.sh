@@ -6,7 +6,7 @@
 #   scripts/bench_passes.sh [--quick]        --quick: skip the 1M-node graph
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh  # resnet50 needs `scripts/setup.sh torch` (skipped without it)
 ./scripts/build.sh build
 dir=build/bench
 mkdir -p "$dir"

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 models="resnet18 mobilenet_v2"
 [ "${1:-}" = "--models" ] && models="$2"
-./scripts/setup.sh
+./scripts/setup.sh torch  # the models come from torch.onnx; JSON is read with python3
 ./scripts/build.sh build
 for model in $models; do
   [ -f "build/big/$model.onnx" ] || /usr/bin/python3 scripts/export_testdata.py --big build/big >/dev/null

@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--runs N] [--models LIST] [--batches LIST]" >&2; exit 2 ;;
   esac
 done
-./scripts/setup.sh
+./scripts/setup.sh torch node  # models and the PyTorch column; ONNX Runtime from npm
 ./scripts/build.sh build
 python=/usr/bin/python3
 big=build/big

@@ -7,7 +7,7 @@
 #   scripts/bench_trace.sh [--quick]        --quick: skip the 1M-node graphs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh  # resnet50 needs `scripts/setup.sh torch` (skipped without it)
 command -v /usr/bin/time >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq time >/dev/null; }
 ./scripts/build.sh build
 dir=build/bench

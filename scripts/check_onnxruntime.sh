@@ -8,7 +8,7 @@
 #   scripts/check_onnxruntime.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh node  # ONNX Runtime from npm
 ./scripts/build.sh build
 ort=build/ort
 if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then

@@ -7,6 +7,7 @@ torch.onnx does not de-duplicate them.
 
   scripts/export_testdata.py                 # the small committed models
   scripts/export_testdata.py --big DIR       # full-size resnet18/resnet50/mobilenet_v2 for benchmarks
+Install them with `scripts/setup.sh torch`.
 """
 import argparse
 import os

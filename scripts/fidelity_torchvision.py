@@ -7,6 +7,7 @@ Modules an ONNX export cannot contain (Dropout, Identity, in eval mode) are left
 reference. Prints one line per model; exit 1 if any differs.
 
   scripts/fidelity_torchvision.py [MODEL...]      (default: a dozen torchvision CNNs)
+Needs `scripts/setup.sh torch` (Debian python3-torch, python3-torchvision, python3-onnx).
 """
 import os
 import subprocess

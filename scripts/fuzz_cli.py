@@ -7,6 +7,7 @@ with exit 0, or exit 1/2 with a last stderr line `fxc: error: ...`, within 20 s.
 are kept in the work directory. Point --fxc at build-asan/fxc to catch memory errors too.
 
   scripts/fuzz_cli.py [--fxc build/fxc] [--runs 400] [--seed 0]
+Needs only Python 3 (`scripts/setup.sh python`) and a built fxc.
 """
 import argparse
 import glob

@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# Installs what fxc needs to build and test, from Debian's packages; only what is missing.
+# Installs what fxc needs, from Debian's packages; only what is missing.
+#   scripts/setup.sh              what the build, the demo and the tests need
+#   scripts/setup.sh torch        + PyTorch, torchvision and ONNX for Python (model export, fidelity)
+#   scripts/setup.sh node         + Node.js and npm (ONNX Runtime, npm onnxruntime-node, as a baseline)
+#   scripts/setup.sh python       + Python 3 alone (the fuzzer, JSON in the benchmark scripts)
+# The scripts that need an extra group call this themselves.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build ccache
   libonnx-dev libprotobuf-dev protobuf-compiler
   libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev
-  libdnnl-dev  # oneDNN: the fast CPU kernels
+  libdnnl-dev  # oneDNN: the fast CPU kernels (found without its CMake config: no OpenCL needed)
   libonnx-testdata  # ONNX's backend test models, traced by the tests
 )
+for group in "$@"; do
+  case "$group" in
+    torch) packages+=(python3 python3-numpy python3-torch python3-torchvision python3-onnx) ;;
+    node) packages+=(nodejs npm) ;;
+    python) packages+=(python3) ;;
+    *) echo "setup: unknown group '$group' (torch, node, python)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <exception>
 
-#include "onnx/export.h"
+#include "ir/output_file.h"
 #include "tools/common.h"
 
 namespace {
@@ -17,16 +17,26 @@ namespace {
 // access to a vanished page raises SIGBUS. Say so in one line instead of dying with a signal.
 void onBusError(int) {
   static const char kMessage[] = "fxc: error: an input file shrank while fxc was reading it\n";
-  const char* unfinished = fxc::onnx::unfinishedOutput();
+  const char* unfinished = fxc::unfinishedOutput();
   if (unfinished[0]) ::unlink(unfinished);  // no partial output left behind
   ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
   (void)ignored;
   ::_exit(1);
 }
+// Interrupted (Ctrl-C, kill): remove the temporary output, then die of the same signal, so that
+// the shell sees what happened.
+void onInterrupt(int signal) {
+  const char* unfinished = fxc::unfinishedOutput();
+  if (unfinished[0]) ::unlink(unfinished);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   std::signal(SIGBUS, onBusError);
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
   // Activations are freed and allocated again on every run of a model: keep large blocks in the
   // heap for reuse instead of returning them to the kernel and faulting fresh pages in each time.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);

@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 
 #include <cstdio>
-#include <fstream>
 
 #include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
 #include "exec/io.h"
+#include "ir/output_file.h"
 #include "tools/common.h"
 
 namespace fxc::tools {
@@ -143,14 +143,11 @@ int runRun(const RunFlags& flags) {
     std::printf("%s: %s\n", name.c_str(), exec::summary(outputs.value()[k]).c_str());
     if (flags.output_dir.empty()) continue;
     std::string file = flags.output_dir + "/" + safeFileName(name) + ".npy";
-    std::string temp = file + ".tmp";
-    std::ofstream out(temp, std::ios::binary);
-    std::string bytes = exec::npyBytes(outputs.value()[k]);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out || std::rename(temp.c_str(), file.c_str()) != 0) {
-      std::remove(temp.c_str());
-      printError("cannot write " + file);
+    OutputFile out(file);
+    out.write(exec::npyBytes(outputs.value()[k]));
+    auto written = out.commit();
+    if (!written) {
+      printError(written.error());
       return kExitFailure;
     }
   }

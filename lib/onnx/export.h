@@ -37,14 +37,10 @@ struct SaveOptions {
   bool external_data = false;  // tensors over 1 KiB to PATH.data (automatic past 2 GB)
 };
 
-// Writes to `path` ("-" is stdout) through a temporary file in the same directory, renamed into
-// place only when complete: a failure leaves nothing behind and the old file untouched. Tensor
+// Writes to `path` through an OutputFile (ir/output_file.h: "-" is stdout, a regular file is
+// replaced only when complete, a device or FIFO is written in place). Tensor
 // bytes are written from where they lie (the mapped input model, a pass's new tensor).
 Expected<bool> saveModel(ExportedModel& model, const std::string& path,
                          const SaveOptions& options = {});
-
-// The temporary file a save is writing, or "": for a signal handler to remove (async-signal-safe
-// to read; a fixed buffer, never freed).
-const char* unfinishedOutput();
 
 }  // namespace fxc::onnx

@@ -1,14 +1,13 @@
-// Writing models: stdout, or a temporary file renamed into place; tensor bytes go from where
+// Writing models through an OutputFile (ir/output_file.h); tensor bytes go from where
 // they lie straight to the file (no protobuf copy), inline or as external data.
-#include <fcntl.h>
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "ir/output_file.h"
 #include "onnx/export.h"
 
 namespace fxc::onnx {
@@ -16,71 +15,6 @@ namespace {
 
 constexpr size_t kProtobufLimit = size_t{2} << 30;  // no protobuf message past 2 GB
 constexpr size_t kExternalMinimum = 1024;
-
-char g_unfinished[4096] = "";  // the temporary file being written, for unfinishedOutput()
-
-void noteUnfinished(const std::string& path) {
-  size_t n = std::min(path.size(), sizeof g_unfinished - 1);
-  std::memcpy(g_unfinished, path.data(), n);
-  g_unfinished[n] = '\0';
-}
-
-// A file written under a temporary name and renamed into place by commit(); removed otherwise.
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)) {
-    if (path_ == "-") {
-      fd_ = STDOUT_FILENO;
-      return;
-    }
-    temp_ = path_ + ".tmp.XXXXXX";
-    fd_ = ::mkstemp(temp_.data());
-    if (fd_ < 0) error_ = std::strerror(errno);
-    if (fd_ >= 0) noteUnfinished(temp_);
-  }
-  ~AtomicFile() {
-    if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
-    if (!temp_.empty() && !committed_) ::unlink(temp_.c_str());
-    if (!temp_.empty()) noteUnfinished("");
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-
-  void write(const void* data, size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (error_.empty() && size > 0) {
-      ssize_t n = ::write(fd_, p, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        error_ = std::strerror(errno);
-        return;
-      }
-      p += n;
-      size -= static_cast<size_t>(n);
-    }
-  }
-  void write(const std::string& bytes) { write(bytes.data(), bytes.size()); }
-
-  Expected<bool> commit() {
-    if (error_.empty() && fd_ != STDOUT_FILENO) {
-      ::fchmod(fd_, 0644);
-      if (::close(fd_) != 0) error_ = std::strerror(errno);
-      fd_ = -1;
-      if (error_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0)
-        error_ = std::strerror(errno);
-      committed_ = error_.empty();
-    }
-    if (!error_.empty())
-      return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " +
-                   error_};
-    return true;
-  }
-
- private:
-  std::string path_, temp_, error_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
 
 void appendVarint(std::string& out, uint64_t value) {
   while (value >= 0x80) {
@@ -108,7 +42,7 @@ std::string baseName(const std::string& path) {
 Expected<bool> writeExternalData(ExportedModel& model, const std::string& path) {
   std::string location = baseName(path) + ".data";
   size_t slash = path.rfind('/');
-  AtomicFile data((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + location);
+  OutputFile data((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + location);
   auto& initializers = *model.proto->mutable_graph()->mutable_initializer();
   model.deferred.resize(static_cast<size_t>(initializers.size()));
   size_t offset = 0;
@@ -143,8 +77,6 @@ Expected<bool> writeExternalData(ExportedModel& model, const std::string& path) 
 
 }  // namespace
 
-const char* unfinishedOutput() { return g_unfinished; }
-
 Expected<bool> saveModel(ExportedModel& model, const std::string& path,
                          const SaveOptions& options) {
   ::onnx::GraphProto& graph = *model.proto->mutable_graph();
@@ -156,7 +88,14 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
       options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
   if (external) {
     if (path == "-") return Error{"a model with external data cannot be written to stdout"};
-    auto written = writeExternalData(model, path);
+    // The data file goes beside the file the model ends up in (a link's target).
+    auto target = resolveOutputPath(path);
+    if (!target) return Error{"cannot write " + path + ": " + target.error()};
+    struct stat info {};
+    if (::stat(target.value().c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+      return Error{"cannot write " + path +
+                   ": external data needs a regular file beside it, not a device or pipe"};
+    auto written = writeExternalData(model, target.value());
     if (!written) return written;
   }
 
@@ -189,7 +128,7 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     graph_size += tensor_head.size() + raw;
     tensor_heads.push_back(std::move(tensor_head));
   }
-  AtomicFile file(path);
+  OutputFile file(path);
   file.write(head);
   std::string graph_key(1, static_cast<char>(0x3a));  // ModelProto.graph = 7, length-delimited
   appendVarint(graph_key, graph_size);

@@ -44,4 +44,39 @@ cmp -s "$work/piped.py" testdata/golden/resnet18_narrow.code.py || fail "the pip
   fail "passthrough export failed"
 "$fxc" trace "$work/pass.onnx" --format json | grep -q '"target": "onnx.Identity"' ||
   fail "no Identity re-created for the second output name"
+# Outputs that are not regular files are written in place, never replaced: a device node (made
+# with mknod where the tests run as root; else skipped), a FIFO, a symbolic link.
+before=$(md5sum <"$work/m.onnx")
+if mknod -m 666 "$work/null" c 1 3 2>/dev/null; then
+  "$fxc" trace "$work/m.onnx" -o "$work/null" || fail "-o onto a device failed"
+  [ -c "$work/null" ] || fail "-o replaced the device node with a regular file"
+  mkdir "$work/outs" && mknod -m 666 "$work/outs/out1.npy" c 1 3 &&
+    "$fxc" run -q "$work/m.onnx" --output-dir "$work/outs" >/dev/null || fail "run --output-dir onto a device failed"
+  [ -c "$work/outs/out1.npy" ] && [ -s "$work/outs/out0.npy" ] || fail "run --output-dir replaced the device node"
+  "$fxc" trace "$work/m.onnx" -o "$work/null" --external-data 2>"$work/err"
+  [ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] || fail "--external-data onto a device: $(cat "$work/err")"
+  [ -c "$work/null" ] && [ ! -e "$work/null.data" ] || fail "--external-data onto a device wrote files"
+fi
+mkfifo "$work/fifo"
+cat "$work/fifo" >"$work/from_fifo.onnx" &
+reader=$!
+"$fxc" trace "$work/m.onnx" -o "$work/fifo" || fail "-o onto a FIFO failed"
+wait $reader
+[ -p "$work/fifo" ] || fail "-o replaced the FIFO with a regular file"
+"$fxc" trace "$work/from_fifo.onnx" | cmp -s - testdata/golden/seed_three_adds.tabular.txt ||
+  fail "what went through the FIFO is not the model"
+ln -s target.onnx "$work/link.onnx"  # a link to a file that does not exist yet
+"$fxc" trace "$work/m.onnx" -o "$work/link.onnx" || fail "-o onto a dangling link failed"
+"$fxc" trace "$work/m.onnx" -o "$work/link.onnx" || fail "-o onto a link failed"
+[ -L "$work/link.onnx" ] || fail "-o replaced the symbolic link with a file"
+"$fxc" trace "$work/target.onnx" | cmp -s - testdata/golden/seed_three_adds.tabular.txt ||
+  fail "the link's target is not the model"
+ln -s m.onnx "$work/input_link.onnx"
+"$fxc" trace "$work/m.onnx" -o "$work/input_link.onnx" 2>/dev/null
+[ $? = 2 ] || fail "-o onto a link to the input did not exit 2"
+mkdir "$work/dir"
+"$fxc" trace "$work/m.onnx" -o "$work/dir" 2>"$work/err"
+[ $? = 1 ] && grep -q "is a directory" "$work/err" || fail "-o onto a directory: $(cat "$work/err")"
+[ -z "$(find "$work" -name "*.tmp*")" ] || fail "a temporary file was left behind"
+[ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
 echo ok
