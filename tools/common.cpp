@@ -22,13 +22,25 @@ std::string resolveModelPath(const std::string& model) {
 
 std::string modelLabel(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& path,
-                                                           const onnx::TraceOptions& options) {
+Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(
+    const std::string& path, const onnx::TraceOptions& options,
+    std::unique_ptr<ir::GraphModule>* oracle) {
   std::string label = modelLabel(path);
   Stopwatch watch;
   auto loaded = onnx::loadModel(path);
   if (!loaded) return Error{label + ": " + loaded.error()};
   spdlog::debug("{}: parsed in {:.3f} s", label, watch.lap());
+  if (oracle) {
+    const onnx::LoadedModel& model = loaded.value();
+    onnx::LoadedModel copy{std::make_shared<::onnx::ModelProto>(*model.proto), model.base_dir,
+                           model.initializer_bytes, model.file};
+    onnx::TraceOptions as_written;
+    as_written.inline_functions = options.inline_functions;
+    as_written.recognize = false;
+    auto traced = onnx::trace(std::move(copy), as_written);
+    if (!traced) return Error{label + ": " + traced.error()};
+    *oracle = traced.take();
+  }
   auto traced = onnx::trace(loaded.take(), options);
   if (!traced) return Error{label + ": " + traced.error()};
   spdlog::debug("{}: traced {} nodes in {:.3f} s", label, traced.value()->graph().size(),
@@ -38,6 +50,13 @@ Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& pa
     return Error{label + ": internal error, the traced graph fails lint: " + problem};
   spdlog::debug("{}: linted in {:.3f} s", label, watch.lap());
   return traced;
+}
+
+void addTraceFlags(CLI::App& cmd, onnx::TraceOptions& options) {
+  cmd.add_flag("--inline-functions", options.inline_functions,
+               "trace through ONNX local functions instead of keeping them as leaf calls");
+  cmd.add_flag("!--no-recognize", options.recognize,
+               "keep decomposed modules (LayerNorm, GELU, ...) as the ops the model has");
 }
 
 void addViewFlags(CLI::App& cmd, ViewFlags& flags) {

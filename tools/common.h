@@ -53,8 +53,12 @@ std::string resolveModelPath(const std::string& model);
 std::string modelLabel(const std::string& path);
 
 // Loads, traces and lints. Errors come back as "LABEL: message".
-Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(const std::string& path,
-                                                           const onnx::TraceOptions& options);
+// With `oracle`, the same bytes are also traced with recognition off into *oracle: the model as
+// written, op by op, which --verify runs with the reference kernels, so that a wrong recognition
+// or a wrong pass cannot agree with itself.
+Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(
+    const std::string& path, const onnx::TraceOptions& options,
+    std::unique_ptr<ir::GraphModule>* oracle = nullptr);
 
 // Ends the life of a big object at process exit without freeing it piece by piece: freeing a
 // million-node graph costs a second for nothing (LLVM's BuryPointer). Sanitizer builds free it,
@@ -77,6 +81,8 @@ struct ViewFlags {
   bool any() const { return tabular || code || graph; }
 };
 void addViewFlags(CLI::App& cmd, ViewFlags& flags);
+// --inline-functions and --no-recognize, on every command that traces a model from the CLI.
+void addTraceFlags(CLI::App& cmd, onnx::TraceOptions& options);
 // The chosen views, in order, separated by blank lines; the tabular view when none is chosen
 // and `default_tabular`.
 std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular);

@@ -21,7 +21,7 @@ struct FuseFlags {
   std::vector<std::string> passes;
   std::vector<std::string> print_ir_after;
   ViewFlags views;
-  bool inline_functions = false;
+  onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   std::string format = "text";
   std::string verify;  // "" off; "default" or "ATOL,RTOL"
   OutputFlags output;
@@ -75,21 +75,22 @@ int runFuse(const FuseFlags& flags) {
   bool views = flags.views.any() || json || !flags.print_ir_after.empty();
   validateOutputFlags(flags.output, path, views);
 
-  onnx::TraceOptions options;
-  options.inline_functions = flags.inline_functions;
+  onnx::TraceOptions options = flags.trace;
   for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
-  auto traced = loadGraphModule(path, options);
+  std::unique_ptr<ir::GraphModule> oracle;
+  auto traced = loadGraphModule(path, options, tolerance ? &oracle : nullptr);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  // --verify: the model before the passes, on seeded inputs, is the reference.
+  // --verify: the model as written (every op as it is, no recognition), run on seeded inputs
+  // with the reference kernels, is the reference.
   std::vector<exec::Value> verify_inputs, reference;
   if (tolerance) {
     auto inputs = randomInputs(gm, flags.exec);
-    auto outputs = inputs ? runModel(gm, inputs.value(), backend)
+    auto outputs = inputs ? runModel(*oracle, inputs.value(), exec::Backend::kReference)
                           : Expected<std::vector<exec::Value>>(Error{inputs.error()});
     if (!outputs) {
       printError(label + ": " + outputs.error());
@@ -178,8 +179,7 @@ Runner addFuseCommand(CLI::App& app) {
                   "print the tabular view after pass NAME (or all)")
       ->allow_extra_args(false);
   addViewFlags(*cmd, flags->views);
-  cmd->add_flag("--inline-functions", flags->inline_functions,
-                "trace through ONNX local functions");
+  addTraceFlags(*cmd, flags->trace);
   cmd->add_option("--format", flags->format, "text or json (a report of every pass)")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag(

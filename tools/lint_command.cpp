@@ -10,14 +10,13 @@ namespace {
 
 struct LintFlags {
   std::vector<std::string> models;
-  bool inline_functions = false;
+  onnx::TraceOptions trace;  // --inline-functions, --no-recognize
 };
 
 int runLint(const LintFlags& flags) {
   std::vector<std::string> models = flags.models;
   if (models.empty()) models.push_back(resolveModelPath(""));
-  onnx::TraceOptions options;
-  options.inline_functions = flags.inline_functions;
+  onnx::TraceOptions options = flags.trace;
   int failures = 0;
   for (const std::string& path : models) {
     auto traced = loadGraphModule(path, options);
@@ -42,8 +41,7 @@ Runner addLintCommand(CLI::App& app) {
   auto flags = std::make_shared<LintFlags>();
   CLI::App* cmd = app.add_subcommand("lint", "Trace models and check the graph invariants");
   cmd->add_option("models", flags->models, "ONNX files (default: stdin when piped)");
-  cmd->add_flag("--inline-functions", flags->inline_functions,
-                "trace through ONNX local functions");
+  addTraceFlags(*cmd, flags->trace);
   return [cmd, flags]() { return cmd->parsed() ? runLint(*flags) : -1; };
 }
 

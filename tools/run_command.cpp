@@ -19,7 +19,7 @@ struct RunFlags {
   std::string model;
   std::vector<std::string> inputs;
   std::string output_dir;
-  bool inline_functions = false;
+  onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   ExecFlags exec;
 };
 
@@ -46,8 +46,7 @@ int runRun(const RunFlags& flags) {
   for (const auto& text : flags.inputs) files.insert(splitAssignment(text, "--input"));
 
   std::string path = resolveModelPath(flags.model);
-  onnx::TraceOptions options;
-  options.inline_functions = flags.inline_functions;
+  onnx::TraceOptions options = flags.trace;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
@@ -164,8 +163,7 @@ Runner addRunCommand(CLI::App& app) {
                   "NAME=FILE.npy for an input (others: seeded random data)")
       ->allow_extra_args(false);
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
-  cmd->add_flag("--inline-functions", flags->inline_functions,
-                "trace through ONNX local functions");
+  addTraceFlags(*cmd, flags->trace);
   addExecFlags(*cmd, flags->exec);
   return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
 }

@@ -14,7 +14,7 @@ namespace {
 struct TraceFlags {
   std::string model;
   ViewFlags views;
-  bool inline_functions = false;
+  onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   std::string format = "text";
   OutputFlags output;
 };
@@ -23,8 +23,7 @@ int runTrace(const TraceFlags& flags) {
   std::string path = resolveModelPath(flags.model);
   bool views = flags.views.any() || flags.format == "json";
   validateOutputFlags(flags.output, path, views);
-  onnx::TraceOptions options;
-  options.inline_functions = flags.inline_functions;
+  onnx::TraceOptions options = flags.trace;
   options.infer_shapes = flags.views.shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
@@ -69,8 +68,7 @@ Runner addTraceCommand(CLI::App& app) {
   addViewFlags(*cmd, flags->views);
   cmd->add_flag("--shapes", flags->views.shapes,
                 "add shape and dtype columns (ONNX shape inference)");
-  cmd->add_flag("--inline-functions", flags->inline_functions,
-                "trace through ONNX local functions instead of keeping them as leaf calls");
+  addTraceFlags(*cmd, flags->trace);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   addOutputFlags(*cmd, flags->output);

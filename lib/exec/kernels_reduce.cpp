@@ -225,11 +225,15 @@ void addReductionKernels(KernelTable& t) {
     const Value* scale = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
     const Value* bias = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
     if (c.intAttribute("stash_type", 1) != 1) throw ExecError("unsupported: stash_type");
-    // A LayerNorm module recognised from its decomposition normalizes the last axis.
     size_t axis = normalizeAxis(c.intAttribute("axis", -1), x.shape.size());
     int64_t inner = 1;
     for (size_t d = axis; d < x.shape.size(); ++d) inner *= x.shape[d];
     float eps = c.floatAttribute("epsilon", 1e-5f);
+    for (const Value* affine : {scale, bias}) {
+      if (affine && affine->f.size() != 1 && static_cast<int64_t>(affine->f.size()) != inner)
+        throw ExecError("the scale and bias must have one element or one per normalized element (" +
+                        std::to_string(inner) + "), not " + std::to_string(affine->f.size()));
+    }
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
     // Mean and inverse standard deviation (ONNX's optional outputs): one per row, shaped as the
     // input with the normalized axes kept as 1.

@@ -96,13 +96,35 @@ std::string NameSpace::createName(std::string_view raw) {
     const long long* count = base_count_.find(base);
     num = count ? *count : 0;
   }
-  while (used_.count(candidate) || isReservedName(candidate)) {
+  while (contains(candidate) || isReservedName(candidate)) {
     ++num;
     candidate = base + "_" + std::to_string(num);
   }
-  used_.emplace(candidate, true);
+  used_[candidate] = true;
+  if (journaling_) {
+    const long long* previous = base_count_.find(base);
+    journal_.push_back(JournalEntry{candidate, base, previous ? *previous : 0});
+  }
   base_count_[std::move(base)] = num;
   return candidate;
+}
+
+void NameSpace::startJournal() {
+  journal_.clear();
+  journaling_ = true;
+}
+
+void NameSpace::rollbackJournal() {
+  for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) {
+    used_[it->name] = false;
+    base_count_[it->base] = it->previous_count;
+  }
+  journal_.clear();
+}
+
+void NameSpace::stopJournal() {
+  journal_.clear();
+  journaling_ = false;
 }
 
 }  // namespace fxc::ir

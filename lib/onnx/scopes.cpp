@@ -5,25 +5,14 @@
 
 #include "onnx/node_info.h"
 #include "onnx/op_table.h"
+#include "onnx/recognize.h"
 
 namespace fxc::onnx {
 
 using ::onnx::NodeProto;
 namespace {
 
-using GroupPatterns = std::vector<std::pair<std::vector<std::string>, std::string>>;
-const GroupPatterns& groupPatterns() {
-  static const GroupPatterns patterns = {
-      {{"HardSigmoid", "Mul"}, "Hardswish"},
-      {{"Sigmoid", "Mul"}, "SiLU"},
-      {{"Div", "Erf", "Add", "Mul", "Mul"}, "GELU"},
-      {{"Softplus", "Tanh", "Mul"}, "Mish"},
-      {{"MatMul", "Add"}, "Linear"},
-      {{"Transpose", "MatMul", "Add"}, "Linear"},  // without constant folding
-      {{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"},
-       "LayerNorm"}};
-  return patterns;
-}
+constexpr int kLargestGroup = 9;  // LayerNorm's decomposition
 
 }  // namespace
 
@@ -49,20 +38,11 @@ bool ScopeIndex::isSingleOpLeaf(std::string_view key) const {
   return !key.empty() && !hasChildren(key) && opCount(key) == 1;
 }
 
-std::string decomposedModuleType(const std::vector<std::string>& ops, bool has_weight) {
-  for (const auto& [pattern, type] : groupPatterns()) {
-    if (pattern == ops && (type != "Linear" || has_weight)) return type;  // Linear needs weights
-  }
-  return "";
-}
-
 std::vector<std::vector<int>> findModuleGroups(
     const ::onnx::GraphProto& graph, const std::vector<int>& order, const ScopeIndex& scopes,
     const std::function<int(std::string_view)>& producer,
     const std::function<bool(const ::onnx::NodeProto&)>& leaf_call) {
   std::vector<std::vector<int>> groups;
-  std::unordered_set<size_t> pattern_sizes;
-  for (const auto& pattern : groupPatterns()) pattern_sizes.insert(pattern.first.size());
   ir::FlatMap<std::string_view, bool> constant_values;
   for (const auto& init : graph.initializer()) constant_values[init.name()] = true;
   ir::FlatMap<std::string_view, std::vector<int>> by_scope;
@@ -78,9 +58,7 @@ std::vector<std::vector<int>> findModuleGroups(
       continue;
     }
     std::string_view key = scopeKey(node.name());
-    if (key.empty() || scopes.hasChildren(key) ||
-        !pattern_sizes.count(static_cast<size_t>(scopes.opCount(key))))
-      continue;
+    if (key.empty() || scopes.hasChildren(key) || scopes.opCount(key) > kLargestGroup) continue;
     by_scope[key].push_back(i);
   }
   // Cheap test first: only decompositions of torch.nn modules are leaves; a custom module is
@@ -95,7 +73,7 @@ std::vector<std::vector<int>> findModuleGroups(
       for (const auto& input : node.input())
         has_weight = has_weight || constant_values.count(input);
     }
-    if (!decomposedModuleType(ops, has_weight).empty()) candidates.push_back(members);
+    if (!candidateModuleType(ops, has_weight).empty()) candidates.push_back(members);
   });
   if (candidates.empty()) return groups;
   std::unordered_map<std::string_view, std::vector<int>> consumers;

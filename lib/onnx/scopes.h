@@ -1,7 +1,8 @@
 // The exporter's module scopes ("/layer1/layer1.0/conv1/Conv"): which ops each scope holds, which
-// scopes contain deeper ones, and which groups of ops are one torch.nn module that the exporter
+// scopes contain deeper ones, and which groups of ops may be one torch.nn module that the exporter
 // decomposed (Hardswish → HardSigmoid·Mul at opset 13, SiLU, GELU, LayerNorm, a Linear on 3-D
-// input → MatMul+Add). torch.fx shows such a module as one call_module; so does fxc.
+// input → MatMul+Add). torch.fx shows such a module as one call_module; so does fxc, where
+// onnx/recognize.h proves that the ops compute it.
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -31,12 +32,8 @@ class ScopeIndex {
   ir::FlatMap<std::string_view, bool> has_children_;
 };
 
-// The torch.nn type of a decomposed module ("Hardswish", ...), or "" when `ops` (in order)
-// match no known decomposition. A Linear needs a constant weight.
-std::string decomposedModuleType(const std::vector<std::string>& ops, bool has_weight);
-
-// The groups of ops that are one decomposed torch.nn module: all ops of a leaf scope, matching a
-// known decomposition, forming a closed region (one value used outside; every input defined
+// The groups of ops that may be one decomposed torch.nn module (onnx/recognize.h proves it or
+// not): all ops of a leaf scope, of a candidate's op types, forming a closed region (one value used outside; every input defined
 // before the region's first op). Members are node indices in topological order. `producer` gives
 // a value's producing node index (negative for graph inputs and initializers); `leaf_call` says
 // which ops are calls of local functions (never grouped).

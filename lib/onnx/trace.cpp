@@ -6,7 +6,9 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -19,6 +21,7 @@
 #include "ir/name_space.h"
 #include "onnx/node_info.h"
 #include "onnx/op_table.h"
+#include "onnx/recognize.h"
 #include "onnx/scopes.h"
 
 namespace fxc::onnx {
@@ -43,6 +46,7 @@ class Tracer {
       if (!inlined) throw TraceError{inlined.error()};
     }
     readOpsets();
+    gm_->opset = default_opset_;  // recognition reads it
     if (options_.infer_shapes) inferShapes();
     for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
     for (const auto& v : graph.input()) types_[v.name()] = &v.type();
@@ -85,18 +89,35 @@ class Tracer {
     auto leaf_call = [&](const NodeProto& node) {
       return functions_.count(node.domain() + ":" + node.op_type()) != 0;
     };
-    for (auto& members : findModuleGroups(graph, order, *scopes_, producer, leaf_call)) {
-      for (int i : members) group_of_[i] = groups_.size();
-      groups_.push_back(Group{std::move(members)});
+    if (options_.recognize) {
+      // A group's ops are traced one by one as functions, then replaced by the module where
+      // onnx/recognize.h proves that they compute it. Only groups whose ops follow each other.
+      std::vector<int> traced_order;
+      for (int index : order) {
+        if (!aliases.count(index)) traced_order.push_back(index);
+      }
+      std::vector<size_t> traced_position(static_cast<size_t>(graph.node_size()));
+      for (size_t p = 0; p < traced_order.size(); ++p)
+        traced_position[static_cast<size_t>(traced_order[p])] = p;
+      for (auto& members : findModuleGroups(graph, order, *scopes_, producer, leaf_call)) {
+        size_t first = traced_position[static_cast<size_t>(members.front())];
+        if (traced_position[static_cast<size_t>(members.back())] - first + 1 != members.size())
+          continue;
+        for (int i : members) group_of_[i] = groups_.size();
+        groups_.push_back(Group{std::move(members)});
+      }
     }
     for (int index : order) {
       if (aliases.count(index)) continue;
       auto group = group_of_.find(index);
       if (group == group_of_.end()) {
         traceNode(*graph.mutable_node(index));
-      } else if (groups_[group->second].members.front() == index) {
-        traceGroup(graph, groups_[group->second]);
+        continue;
       }
+      const Group& g = groups_[group->second];
+      if (g.members.front() == index) startGroup();
+      traceNode(*graph.mutable_node(index), /*as_function=*/true);
+      if (g.members.back() == index) finishGroup(graph, g);
     }
 
     std::vector<ir::Argument> results;
@@ -279,6 +300,7 @@ class Tracer {
     }
     gm_->setTensor(path, constant.tensor);
     constant.get_attr = gm_->graph().getAttr(path);
+    if (in_group_) group_constants_.push_back(value);
     constant.get_attr->meta.dtype = std::string(ir::dtypeName(constant.tensor->dtype));
     std::vector<std::string> dims;
     for (int64_t d : constant.tensor->dims) dims.push_back(std::to_string(d));
@@ -502,13 +524,14 @@ class Tracer {
     return gm_->graph().callModule(call.path, std::move(args));
   }
 
-  void traceNode(NodeProto& node) {
+  // `as_function`: a call_function whatever the op (the ops of a group, before recognition).
+  void traceNode(NodeProto& node, bool as_function = false) {
     NodeRecord record;
     std::string_view scope_key = scopeKey(node.name());
     bool leaf_scope = scopes_->isSingleOpLeaf(scope_key);
     bool local_function = functions_.count(node.domain() + ":" + node.op_type()) != 0;
     std::optional<ModuleCall> module_call;
-    if (!local_function && !hasSubgraphs(node)) {
+    if (!as_function && !local_function && !hasSubgraphs(node)) {
       module_call = weightedCall(node);
       if (!module_call && leaf_scope && isDefaultDomain(node.domain()))
         module_call = bufferedCall(node);
@@ -599,66 +622,47 @@ class Tracer {
 
   // ---- Module groups: see scopes.h ------------------------------------------------------------
   struct Group {
-    std::vector<int> members;  // in topological order
+    std::vector<int> members;  // in topological order, traced one after another
   };
 
-  void traceGroup(::onnx::GraphProto& graph, const Group& group) {
-    std::unordered_set<std::string_view> produced;  // views of names in the model
-    for (int i : group.members) {
-      for (const auto& output : graph.node(i).output()) produced.insert(output);
-    }
-    std::string path = scopePath(scopeElements(graph.node(group.members.front()).name()));
-    ModuleCall call;
-    call.path = path;
+  void startGroup() {
+    gm_->graph().names().startJournal();
+    group_tensor_constants_ = tensor_constants_;
+    group_constants_.clear();
+    in_group_ = true;
+  }
+
+  // The group's ops are traced: replace them by the module if recognize.h proves it. Names the
+  // ops took are given back, so that the rest of the graph is named as if they never were.
+  void finishGroup(const ::onnx::GraphProto& graph, const Group& group) {
+    in_group_ = false;
+    ir::NameSpace& names = gm_->graph().names();
+    std::vector<ir::Node*> members;
     std::vector<std::string> ops;
-    std::unordered_set<std::string> seen;
-    std::unordered_set<std::string> locals;
     for (int i : group.members) {
       const NodeProto& node = graph.node(i);
       ops.push_back(node.op_type());
-      const auto& slots = parameterSlots(node.op_type());
-      for (int k = 0; k < node.input_size(); ++k) {
-        const std::string& input = node.input(k);
-        if (input.empty() || produced.count(input) || !seen.insert(input).second) continue;
-        if (!isConstant(input)) {
-          call.args.push_back(input);
-          continue;
-        }
-        // The tensor's own name below the module ("linear.bias" in module linear → bias), else
-        // its weight slot, else a numbered constant.
-        const std::string& hint = constants_.at(input).path_hint;
-        std::string local;
-        if (hint.size() > path.size() + 1 && hint.compare(0, path.size() + 1, path + ".") == 0)
-          local = sanitizeAtom(hint.substr(path.size() + 1));
-        else if (static_cast<size_t>(k) < slots.size() && !slots[static_cast<size_t>(k)].empty())
-          local = slots[static_cast<size_t>(k)];
-        else
-          local = "_tensor_constant" + std::to_string(locals.size());
-        while (!locals.insert(local).second) local += "_";
-        call.tensors.emplace_back(local, input);
-      }
+      members.push_back(node.output_size() == 1 ? values_.at(node.output(0)).node : nullptr);
     }
-    call.type = decomposedModuleType(ops, /*has_weight=*/true);  // checked when grouping
-    // The one value the rest of the graph reads.
-    std::string_view output;
-    for (std::string_view value : produced) {
-      if (values_.at(value).uses > 0 && !usedOnlyInside(value, group, graph)) output = value;
+    std::string why = "an op has several outputs";
+    ir::Node* call = nullptr;
+    if (std::find(members.begin(), members.end(), nullptr) == members.end()) {
+      std::string path = scopePath(scopeElements(graph.node(group.members.front()).name()));
+      call = recognizeModule(*gm_, candidateModuleType(ops, true), path, members, &why);
     }
-    NodeRecord record;
-    ir::Node* node = emitModuleCall(std::move(call), record);
-    for (int i : group.members) record.protos.emplace_back(model_.proto, &graph.node(i));
-    values_.at(output).node = node;
-    fillMeta(node->meta, typeOf(output));
-    record.value = std::string(output);
-    node->meta.source = std::move(record);
-  }
-
-  bool usedOnlyInside(std::string_view value, const Group& group, const ::onnx::GraphProto& graph) {
-    int inside = 0;
-    for (int i : group.members) {
-      for (const auto& input : graph.node(i).input()) inside += input == value;
+    if (!call) {
+      spdlog::debug("trace: {} stays ops: {}", members.back()->name(), why);
+      names.stopJournal();
+      return;
     }
-    return values_.at(value).uses == inside;
+    names.rollbackJournal();
+    names.stopJournal();
+    call->setName(names.createName(ir::snakeCase(call->target())));
+    // The constants only the ops read are the module's now: their get_attr nodes are gone.
+    tensor_constants_ = group_tensor_constants_;
+    for (std::string_view value : group_constants_) constants_.at(value).get_attr = nullptr;
+    const NodeProto& last = graph.node(group.members.back());
+    values_.at(last.output(0)).node = call;
   }
 
   const ::onnx::TypeProto* typeOf(std::string_view value) const {
@@ -688,6 +692,10 @@ class Tracer {
   int tensor_constants_ = 0;
   std::vector<Group> groups_;
   std::unordered_map<int, size_t> group_of_;
+  // While a group is traced: the constants given a get_attr for it, the counter before it.
+  bool in_group_ = false;
+  std::vector<std::string_view> group_constants_;
+  int group_tensor_constants_ = 0;
 };
 
 }  // namespace

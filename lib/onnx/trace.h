@@ -14,6 +14,9 @@ namespace fxc::onnx {
 struct TraceOptions {
   bool inline_functions = false;  // trace through ONNX local functions instead of leaf calls
   bool infer_shapes = false;      // run ONNX shape inference to fill shape/dtype meta
+  // Recognize decomposed torch.nn modules where the graph's values prove them (recognize.h).
+  // Off: every op as written, one node each: the model as the oracle runs it.
+  bool recognize = true;
 };
 
 // Stored in Node::meta.source of every node made from ONNX nodes.

@@ -1,0 +1,97 @@
+// The one subgraph matcher (torch.fx's SubgraphMatcher, ONNX Runtime's fusion rules): trace
+// recognition and every fusion pass state what they rewrite as a Pattern and ask it for a match.
+//
+// A pattern is a small graph built bottom-up:
+//   Pattern p;
+//   auto x = p.input("x");                                   // any value; the same name binds
+//   auto g = p.op("torch.sigmoid", {x});                     //   the same node everywhere
+//   auto y = p.op("operator.mul", {x, g}, {.commutative = true});
+//   p.setOutput(y);
+// A match proves, from the graph's own values:
+//   - each op node has the pattern's opcode and target (or module kind) and exactly its arguments;
+//   - every attribute and constant predicate holds (exact exponents, axes, permutations; scalar
+//     constants within a stated tolerance), and captured constants come back with the match;
+//   - an input variable binds one node, wherever it appears;
+//   - no value inside the match is used outside it, except the pattern's output;
+// Replacing a match by one node at the output's place creates no cycle: every path from inside
+// the match to outside leaves through the output, so the inputs are all defined before it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/graph_module.h"
+
+namespace fxc::ir {
+
+// A constant tensor's values, as double (float16/32/64 and the integer types).
+std::optional<std::vector<double>> tensorValues(const Tensor& tensor);
+// The constant behind `node` (a get_attr of a module tensor), or nullptr.
+std::shared_ptr<Tensor> constantOf(const GraphModule& gm, const Node& node);
+
+// Extra checks on a matched op node: its kwargs, its module's attributes. Without one, a node
+// with kwargs (attributes) does not match.
+using NodeCheck = std::function<bool(const GraphModule&, const Node&)>;
+struct OpOptions {
+  bool commutative = false;  // two arguments, either order
+  NodeCheck check;
+};
+
+class Pattern {
+ public:
+  // What a constant must hold; empty when it is only captured.
+  using ConstantCheck = std::function<bool(const Tensor&)>;
+  using NodeCheck = ir::NodeCheck;
+  using OpOptions = ir::OpOptions;
+
+  int input(std::string name);
+  // A get_attr node whose tensor passes `check`; captured under `name`.
+  int constant(std::string name, ConstantCheck check = nullptr);
+  // A call_function of `target` on exactly `args`.
+  int op(std::string target, std::vector<int> args, OpOptions options = {});
+  // A call_module whose module has type exactly `type` (a kind, not a prefix), on `args`.
+  int module(std::string type, std::vector<int> args, OpOptions options = {});
+  void setOutput(int node) { output_ = node; }
+
+  // Scalar constant equal to `value` within `tolerance` (relative to |value|, at least absolute).
+  static ConstantCheck scalar(double value, double tolerance = 0);
+  // Any floating-point scalar (a tensor of one element).
+  static ConstantCheck anyScalar();
+
+  struct Element {
+    enum class Kind { kInput, kConstant, kFunction, kModule } kind;
+    std::string name;  // input/constant name, call target or module type
+    std::vector<int> args;
+    OpOptions options;
+    ConstantCheck check;
+  };
+  const std::vector<Element>& elements() const { return elements_; }
+  int output() const { return output_; }
+
+ private:
+  std::vector<Element> elements_;
+  int output_ = -1;
+};
+
+struct Match {
+  Node* output = nullptr;
+  std::vector<Node*> nodes;  // the matched op nodes (not inputs, not constants), in graph order
+  std::vector<std::pair<std::string, Node*>> inputs;                        // by input name
+  std::vector<std::pair<std::string, std::shared_ptr<Tensor>>> constants;  // by constant name
+  std::vector<Node*> constant_nodes;  // the get_attr nodes bound, each once
+  std::vector<Node*> bound;           // by pattern element (what Pattern::op etc. returned)
+
+  Node* at(int element) const { return bound[static_cast<size_t>(element)]; }
+  Node* input(const std::string& name) const;
+  std::shared_ptr<Tensor> constant(const std::string& name) const;
+};
+
+// The match of `pattern` whose output is `anchor`, or nullopt with the reason in `why` (for
+// debug logs; "did not match" is not an error).
+std::optional<Match> matchAt(const GraphModule& gm, const Pattern& pattern, Node* anchor,
+                             std::string* why = nullptr);
+
+}  // namespace fxc::ir

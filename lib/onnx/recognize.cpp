@@ -1,0 +1,381 @@
+#include "onnx/recognize.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/matcher.h"
+#include "onnx/node_info.h"
+#include "onnx/trace.h"
+
+namespace fxc::onnx {
+namespace {
+
+using ir::Argument;
+using ir::Pattern;
+
+// float32 constants carry ~7 digits: a scalar "equal to 1/6" is one within float32 rounding.
+constexpr double kFloat32Tolerance = 1e-6;
+
+// What a recognized module is made of: typed attributes, tensors by role, its arguments.
+struct Built {
+  ir::Kwargs attributes;
+  std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> roles;  // weight, bias
+  std::vector<ir::Node*> args;
+};
+
+struct Recognizer {
+  std::vector<std::string> op_types;  // the candidate filter: the ONNX ops, in graph order
+  bool needs_constant = false;
+  std::function<Pattern(int64_t opset)> pattern;
+  std::function<std::optional<Built>(const ir::Match&, const ir::GraphModule&, std::string*)> build;
+};
+
+const Argument* kwarg(const ir::Node& node, const char* key) { return node.kwarg(key); }
+
+// The node's kwargs are exactly `allowed` (a subset may be absent) and each passes its check.
+Pattern::NodeCheck kwargsAre(
+    std::vector<std::pair<std::string, std::function<bool(const Argument&)>>> allowed) {
+  return [allowed](const ir::GraphModule&, const ir::Node& node) {
+    for (const auto& [key, value] : node.kwargs()) {
+      bool known = false;
+      for (const auto& [name, check] : allowed) {
+        if (name == key) known = check(value);
+      }
+      if (!known) return false;
+    }
+    return true;
+  };
+}
+
+std::function<bool(const Argument&)> floatNear(double expected) {
+  return [expected](const Argument& a) {
+    return a.kind() == Argument::Kind::kFloat &&
+           std::fabs(a.toFloat() - expected) <= kFloat32Tolerance * std::fabs(expected);
+  };
+}
+std::function<bool(const Argument&)> intIs(int64_t expected) {
+  return [expected](const Argument& a) {
+    return a.kind() == Argument::Kind::kInt && a.toInt() == expected;
+  };
+}
+std::function<bool(const Argument&)> anyIntList() {
+  return [](const Argument& a) {
+    if (a.kind() != Argument::Kind::kList) return false;
+    for (const auto& item : a.items()) {
+      if (item.kind() != Argument::Kind::kInt) return false;
+    }
+    return true;
+  };
+}
+
+std::vector<int64_t> intList(const Argument* a) {
+  std::vector<int64_t> out;
+  if (a) {
+    for (const auto& item : a->items()) out.push_back(item.toInt());
+  }
+  return out;
+}
+
+// x * f(x): the gate reads the very value it scales (x * sigmoid(g) with g ≠ x is no SiLU).
+Recognizer unaryGate(std::vector<std::string> op_types,
+                     std::function<int(Pattern&, int x)> gate) {
+  Recognizer r;
+  r.op_types = std::move(op_types);
+  r.pattern = [gate](int64_t) {
+    Pattern p;
+    int x = p.input("x");
+    p.setOutput(p.op("operator.mul", {x, gate(p, x)}, {true, nullptr}));
+    return p;
+  };
+  r.build = [](const ir::Match& m, const ir::GraphModule&, std::string*) {
+    return std::optional<Built>(Built{{}, {}, {m.input("x")}});
+  };
+  return r;
+}
+
+// ReduceMean over `axes` with keepdims: axes as an attribute before opset 18, an input after.
+int reduceMean(Pattern& p, int x, int64_t opset, const std::string& axes_name) {
+  if (opset >= 18) {
+    int axes = p.constant(axes_name);
+    return p.op("torch.mean", {x, axes},
+                {false, kwargsAre({{"keepdims", intIs(1)}, {"noop_with_empty_axes", intIs(0)}})});
+  }
+  return p.op("torch.mean", {x}, {false, kwargsAre({{"axes", anyIntList()}, {"keepdims", intIs(1)}})});
+}
+
+std::vector<int64_t> reduceAxes(const ir::Node& node, const ir::GraphModule& gm) {
+  if (node.args().size() == 2) {
+    auto tensor = ir::constantOf(gm, *node.args()[1].toNode());
+    auto values = tensor ? ir::tensorValues(*tensor) : std::nullopt;
+    std::vector<int64_t> axes;
+    if (values) {
+      for (double v : *values) axes.push_back(static_cast<int64_t>(v));
+    }
+    return axes;
+  }
+  return intList(kwarg(node, "axes"));
+}
+
+const std::unordered_map<std::string, Recognizer>& recognizers() {
+  static const std::unordered_map<std::string, Recognizer> table = [] {
+    std::unordered_map<std::string, Recognizer> t;
+    t["SiLU"] = unaryGate({"Sigmoid", "Mul"},
+                          [](Pattern& p, int x) { return p.op("torch.sigmoid", {x}); });
+    // Hardswish(x) = x · HardSigmoid(x) with α = 1/6, β = 1/2 (torch.onnx at opset 13).
+    t["Hardswish"] = unaryGate({"HardSigmoid", "Mul"}, [](Pattern& p, int x) {
+      return p.op("torch.nn.functional.hardsigmoid", {x},
+                  {false, kwargsAre({{"alpha", floatNear(1.0 / 6)}, {"beta", floatNear(0.5)}})});
+    });
+    t["Mish"] = unaryGate({"Softplus", "Tanh", "Mul"}, [](Pattern& p, int x) {
+      return p.op("torch.tanh", {p.op("torch.nn.functional.softplus", {x})});
+    });
+
+    // GELU (exact): x · (erf(x / √2) + 1) · ½, as torch.onnx writes it.
+    Recognizer gelu;
+    gelu.op_types = {"Div", "Erf", "Add", "Mul", "Mul"};
+    gelu.needs_constant = true;
+    gelu.pattern = [](int64_t) {
+      Pattern p;
+      int x = p.input("x");
+      int scaled = p.op("operator.truediv",
+                        {x, p.constant("sqrt2", Pattern::scalar(std::sqrt(2.0), kFloat32Tolerance))});
+      int erf = p.op("torch.erf", {scaled});
+      int plus_one =
+          p.op("operator.add", {erf, p.constant("one", Pattern::scalar(1.0))}, {true, nullptr});
+      int product = p.op("operator.mul", {x, plus_one}, {true, nullptr});
+      p.setOutput(p.op("operator.mul", {product, p.constant("half", Pattern::scalar(0.5))},
+                       {true, nullptr}));
+      return p;
+    };
+    gelu.build = [](const ir::Match& m, const ir::GraphModule&, std::string*) {
+      return std::optional<Built>(Built{{{"approximate", Argument("none")}}, {}, {m.input("x")}});
+    };
+    t["GELU"] = gelu;
+
+    // LayerNorm over the trailing axes: (x − E[x]) / √(E[(x − E[x])²] + ε) · γ + β.
+    Recognizer layer_norm;
+    layer_norm.op_types = {"ReduceMean", "Sub", "Pow", "ReduceMean", "Add",
+                           "Sqrt",       "Div", "Mul", "Add"};
+    layer_norm.needs_constant = true;
+    static int mean_element = 0, variance_element = 0;
+    layer_norm.pattern = [](int64_t opset) {
+      Pattern p;
+      int x = p.input("x");
+      int mean = reduceMean(p, x, opset, "axes");
+      int centered = p.op("operator.sub", {x, mean});
+      int square = p.op("operator.pow", {centered, p.constant("two", Pattern::scalar(2.0))});
+      int variance = reduceMean(p, square, opset, "axes_1");
+      int shifted = p.op("operator.add", {variance, p.constant("eps", Pattern::anyScalar())},
+                         {true, nullptr});
+      int normalized = p.op("operator.truediv", {centered, p.op("torch.sqrt", {shifted})});
+      int scaled = p.op("operator.mul", {normalized, p.constant("weight")}, {true, nullptr});
+      p.setOutput(p.op("operator.add", {scaled, p.constant("bias")}, {true, nullptr}));
+      mean_element = mean;
+      variance_element = variance;
+      return p;
+    };
+    layer_norm.build = [](const ir::Match& m, const ir::GraphModule& gm,
+                          std::string* why) -> std::optional<Built> {
+      std::vector<int64_t> axes = reduceAxes(*m.at(mean_element), gm);
+      if (axes.empty() || axes != reduceAxes(*m.at(variance_element), gm)) {
+        *why = "the two means reduce other axes";
+        return std::nullopt;
+      }
+      // The axes must be the trailing ones: -k..-1, or rank-k..rank-1 where the rank is known.
+      const ir::Node& x = *m.input("x");
+      int64_t rank = x.meta.shape ? static_cast<int64_t>(x.meta.shape->size()) : -1;
+      int64_t k = static_cast<int64_t>(axes.size());
+      for (int64_t i = 0; i < k; ++i) {
+        int64_t axis = axes[static_cast<size_t>(i)];
+        if (axis >= 0 && rank >= 0) axis -= rank;
+        if (axis != i - k) {
+          *why = "the reduced axes are not the trailing axes";
+          return std::nullopt;
+        }
+      }
+      double eps = (*ir::tensorValues(*m.constant("eps")))[0];
+      if (!(eps >= 0)) {
+        *why = "ε is negative";
+        return std::nullopt;
+      }
+      auto weight = m.constant("weight"), bias = m.constant("bias");
+      for (const auto& t : {weight, bias}) {
+        if (static_cast<int64_t>(t->dims.size()) > k ||
+            (t->dtype != ir::DType::kFloat32)) {
+          *why = "γ or β broadcasts over more than the normalized axes, or is not float32";
+          return std::nullopt;
+        }
+      }
+      return Built{{{"axis", Argument(-k)}, {"epsilon", Argument(eps)}},
+                   {{"weight", weight}, {"bias", bias}},
+                   {m.input("x")}};
+    };
+    t["LayerNorm"] = layer_norm;
+
+    // Linear: x @ W + b (W [in, out]), or x @ Wᵀ + b through a Transpose of W [out, in] (exports
+    // without constant folding), on x of any rank.
+    for (bool transposed : {false, true}) {
+      Recognizer linear;
+      linear.op_types = transposed ? std::vector<std::string>{"Transpose", "MatMul", "Add"}
+                                   : std::vector<std::string>{"MatMul", "Add"};
+      linear.needs_constant = true;
+      linear.pattern = [transposed](int64_t) {
+        Pattern p;
+        int x = p.input("x");
+        int weight = p.constant("weight");
+        if (transposed) {
+          weight = p.op("torch.permute", {weight},
+                        {false, kwargsAre({{"perm", [](const Argument& a) {
+                                              return anyIntList()(a) && intList(&a) ==
+                                                                            std::vector<int64_t>{1, 0};
+                                            }}})});
+        }
+        int product = p.op("operator.matmul", {x, weight});
+        p.setOutput(p.op("operator.add", {product, p.constant("bias")}, {true, nullptr}));
+        return p;
+      };
+      linear.build = [transposed](const ir::Match& m, const ir::GraphModule&,
+                                  std::string* why) -> std::optional<Built> {
+        auto weight = m.constant("weight"), bias = m.constant("bias");
+        if (weight->dims.size() != 2 || weight->dtype != ir::DType::kFloat32 ||
+            bias->dtype != ir::DType::kFloat32) {
+          *why = "the weight is not a float32 matrix";
+          return std::nullopt;
+        }
+        int64_t out = transposed ? weight->dims[0] : weight->dims[1];
+        if (bias->dims != std::vector<int64_t>{out}) {
+          *why = "the bias is not a vector of the output width";
+          return std::nullopt;
+        }
+        return Built{{{"transB", Argument(int64_t{transposed ? 1 : 0})}},
+                     {{"weight", weight}, {"bias", bias}},
+                     {m.input("x")}};
+      };
+      t[transposed ? "Linear(transposed)" : "Linear"] = linear;
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::string candidateModuleType(const std::vector<std::string>& op_types, bool has_constant) {
+  for (const auto& [type, recognizer] : recognizers()) {
+    if (recognizer.op_types == op_types && (has_constant || !recognizer.needs_constant))
+      return type;
+  }
+  return "";
+}
+
+ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate, const std::string& path,
+                     const std::vector<ir::Node*>& members, std::string* why) {
+  const Recognizer& recognizer = recognizers().at(candidate);
+  std::string type = candidate.substr(0, candidate.find('('));
+  ir::Pattern pattern = recognizer.pattern(gm.opset);
+  ir::Node* anchor = members.back();
+  auto match = ir::matchAt(gm, pattern, anchor, why);
+  if (!match) return nullptr;
+  if (match->nodes != members) {
+    *why = "the pattern covers other ops than the scope's";
+    return nullptr;
+  }
+  auto built = recognizer.build(*match, gm, why);
+  if (!built) return nullptr;
+
+  // The module's tensors: the roles (weight, bias) by name, every other constant the ops read
+  // under a name of its own, so that export can write each op's inputs back.
+  std::unordered_set<const ir::Node*> inside(members.begin(), members.end());
+  std::unordered_map<const ir::Tensor*, std::string> local_of;
+  std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> tensors = built->roles;
+  std::unordered_set<std::string> locals;
+  for (const auto& [name, tensor] : tensors) {
+    locals.insert(name);
+    local_of.emplace(tensor.get(), name);
+  }
+  NodeRecord record;
+  std::unordered_set<std::string> recorded;
+  std::vector<ir::Node*> args;
+  for (ir::Node* member : members) {
+    const auto* member_record = std::any_cast<NodeRecord>(&member->meta.source);
+    if (!member_record || member_record->protos.size() != 1) {
+      *why = member->name() + " has no ONNX record";
+      return nullptr;
+    }
+    const ::onnx::NodeProto& proto = *member_record->protos[0];
+    if (static_cast<size_t>(proto.input_size()) != member->args().size()) {
+      *why = member->name() + " does not mirror its ONNX node";
+      return nullptr;
+    }
+    for (int k = 0; k < proto.input_size(); ++k) {
+      const std::string& value = proto.input(k);
+      const ir::Argument& arg = member->args()[static_cast<size_t>(k)];
+      if (value.empty() || !arg.isNode() || inside.count(arg.toNode())) continue;
+      if (!recorded.insert(value).second) continue;
+      ir::Node* input = arg.toNode();
+      if (auto tensor = ir::constantOf(gm, *input)) {
+        auto [it, fresh] = local_of.emplace(tensor.get(), "");
+        if (fresh) {
+          std::string local = "_tensor_constant" + std::to_string(tensors.size());
+          while (!locals.insert(local).second) local += "_";
+          it->second = local;
+          tensors.emplace_back(local, tensor);
+        }
+        record.inputs.emplace_back(value, it->second);
+      } else {
+        record.inputs.emplace_back(value, "arg");
+        args.push_back(input);
+      }
+    }
+    record.protos.push_back(member_record->protos[0]);
+  }
+  if (args != built->args) {
+    *why = "the ops read other values than the module's arguments";
+    return nullptr;
+  }
+  record.value = recordedValueName(*anchor);
+
+  std::string module_path = path;
+  const ir::Module* existing = gm.findModule(path);
+  bool repeat = existing && existing->type() == type && existing->children().empty() &&
+                ir::pyRepr(existing->attributes()) == ir::pyRepr(built->attributes) &&
+                existing->tensors().size() == tensors.size();
+  for (const auto& [name, tensor] : tensors) repeat = repeat && existing->tensor(name) == tensor;
+  if (!repeat) {
+    for (int n = 1; gm.findModule(module_path) || gm.findTensor(module_path); ++n)
+      module_path = path + "_" + std::to_string(n);
+    ir::Module* module = gm.addModule(module_path, type);
+    module->attributes() = built->attributes;
+    for (const auto& [name, tensor] : tensors) module->setTensor(name, tensor);
+  }
+
+  ir::Graph& graph = gm.graph();
+  ir::Node* call;
+  {
+    auto guard = graph.insertingBefore(anchor);
+    std::vector<ir::Argument> call_args(args.begin(), args.end());
+    call = graph.callModule(module_path, std::move(call_args));
+  }
+  call->meta.dtype = anchor->meta.dtype;
+  call->meta.shape = anchor->meta.shape;
+  call->meta.source = std::move(record);
+  anchor->replaceAllUsesWith(call);
+  for (auto it = members.rbegin(); it != members.rend(); ++it) graph.eraseNode(*it);
+  // Constants only the ops read are the module's now.
+  for (ir::Node* constant : match->constant_nodes) {
+    if (!constant->users().empty()) continue;
+    std::string target = constant->target();
+    graph.eraseNode(constant);
+    size_t dot = target.rfind('.');
+    ir::Module* owner = dot == std::string::npos ? &gm.root() : gm.findModule(target.substr(0, dot));
+    if (owner) owner->removeTensor(dot == std::string::npos ? target : target.substr(dot + 1));
+  }
+  return call;
+}
+
+}  // namespace fxc::onnx
