@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ir/module_kind.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
 
@@ -70,8 +71,6 @@ std::shared_ptr<ir::Tensor> writeFloats(const std::vector<double>& values, ir::D
   return t;
 }
 
-bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
-
 class ConvBnFolder {
  public:
   explicit ConvBnFolder(ir::GraphModule& gm) : gm_(gm) {
@@ -86,7 +85,7 @@ class ConvBnFolder {
     for (ir::Node* node : gm_.graph()) {
       const ir::Module* module =
           node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
-      if (module && startsWith(module->type(), "BatchNorm")) candidates.push_back(node);
+      if (module && ir::isBatchNorm(ir::moduleKind(module->type()))) candidates.push_back(node);
     }
     for (ir::Node* bn : candidates) {
       std::string why = fold(bn);
@@ -115,10 +114,13 @@ class ConvBnFolder {
     ir::Module* conv =
         conv_node->op() == ir::Opcode::kCallModule ? gm_.findModule(conv_node->target()) : nullptr;
     if (!conv) return "its input is not a module call";
-    bool transposed = startsWith(conv->type(), "ConvTranspose");
-    bool gemm = conv->type() == "Linear";
-    if (!transposed && !gemm && !startsWith(conv->type(), "Conv"))
-      return "its input is a " + conv->type() + ", not a convolution";
+    // Exactly a convolution or a Linear: a fused ConvReLU2d has a ReLU between the convolution
+    // and the BatchNorm, which no weight change can move the BatchNorm across.
+    ir::ModuleKind kind = ir::moduleKind(conv->type());
+    bool transposed = ir::isTransposedConvolution(kind);
+    bool gemm = kind == ir::ModuleKind::kLinear;
+    if (!transposed && !gemm && !ir::isConvolution(kind))
+      return "its input is a " + conv->type() + ", not a convolution or Linear";
     const onnx::NodeRecord* conv_record = std::any_cast<onnx::NodeRecord>(&conv_node->meta.source);
     if (gemm && conv_record && !conv_record->protos.empty() &&
         (conv_record->protos.size() != 1 || conv_record->protos[0]->op_type() != "Gemm"))

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "ir/module_kind.h"
 #include "passes/quant.h"
 
 namespace fxc::passes {
@@ -44,13 +45,12 @@ std::string quantKind(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.op() == ir::Opcode::kCallModule) {
     const ir::Module* module = gm.findModule(node.target());
     if (!module) return "";
-    const std::string& type = module->type();
-    if (type == "Conv1d" || type == "Conv2d" || type == "Conv3d") return "Conv";
-    if (type.rfind("ConvTranspose", 0) == 0) return "ConvTranspose";
-    if (type == "Linear") return "Gemm";
-    if (type.rfind("MaxPool", 0) == 0) return "MaxPool";
-    if (type.rfind("AvgPool", 0) == 0 || type.rfind("AdaptiveAvgPool", 0) == 0)
-      return "AveragePool";
+    ir::ModuleKind kind = ir::moduleKind(module->type());
+    if (ir::isConvolution(kind)) return "Conv";
+    if (ir::isTransposedConvolution(kind)) return "ConvTranspose";
+    if (kind == ir::ModuleKind::kLinear) return "Gemm";
+    if (ir::isMaxPool(kind)) return "MaxPool";
+    if (ir::isAveragePool(kind)) return "AveragePool";
     return "";
   }
   if (node.op() != ir::Opcode::kCallFunction) return "";
