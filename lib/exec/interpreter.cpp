@@ -131,6 +131,8 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
       switch (node->op()) {
         case ir::Opcode::kPlaceholder:
           if (next_input >= inputs.size()) throw ExecError("missing input " + node->name());
+          if (node->meta.dtype == "float64")  // never computed in float32 and relabelled
+            throw ExecError("unsupported: input " + node->name() + " is float64");
           env[node] = {std::move(inputs[next_input++])};
           break;
         case ir::Opcode::kGetAttr: {
@@ -192,9 +194,11 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
     return Error{"node '" + (current ? current->name() : std::string("?")) + "': out of memory"};
   } catch (const std::length_error&) {
     return Error{"node '" + (current ? current->name() : std::string("?")) + "': out of memory"};
-  } catch (const std::out_of_range&) {
-    return Error{"node '" + (current ? current->name() : std::string("?")) +
-                 "': an input was not computed"};
+  } catch (const std::exception& error) {
+    // Anything else is a bug of fxc's (a missing value after lint passed, a kernel's bad index):
+    // an internal error with the node's name, never worded as a fault of the model.
+    throw InternalError("node '" + (current ? current->name() : std::string("?")) + "': " +
+                        error.what());
   }
   return outputs;
 }

@@ -231,7 +231,7 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
       return Error{"input " + node->name() + ": " + error.what()};
     }
     const std::string& dtype = node->meta.dtype;
-    if (dtype.empty() || dtype == "float32" || dtype == "float64" || dtype == "float16") {
+    if (dtype.empty() || dtype == "float32" || dtype == "float16") {
       value.f.resize(static_cast<size_t>(n));
       for (float& v : value.f) v = normal(rng);
     } else if (dtype == "int64" || dtype == "int32" || dtype == "bool" || dtype == "uint8" ||

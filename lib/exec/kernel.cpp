@@ -34,8 +34,7 @@ int64_t KernelContext::intAttribute(const std::string& name, int64_t fallback) c
   const ir::Argument* value = attribute(name);
   if (!value) return fallback;
   if (value->kind() == ir::Argument::Kind::kInt) return value->toInt();
-  if (value->kind() == ir::Argument::Kind::kFloat) return static_cast<int64_t>(value->toFloat());
-  throw ExecError("attribute " + name + " is not an integer");
+  throw ExecError("attribute " + name + " is " + ir::pyRepr(*value) + ", not an integer");
 }
 
 float KernelContext::floatAttribute(const std::string& name, float fallback) const {

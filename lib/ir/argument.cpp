@@ -4,9 +4,31 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "ir/expected.h"
 #include "ir/node.h"
 
 namespace fxc::ir {
+
+namespace {
+const char* kindName(Argument::Kind kind) {
+  switch (kind) {
+    case Argument::Kind::kNone: return "None";
+    case Argument::Kind::kBool: return "a bool";
+    case Argument::Kind::kInt: return "an int";
+    case Argument::Kind::kFloat: return "a float";
+    case Argument::Kind::kString: return "a str";
+    case Argument::Kind::kNode: return "a node";
+    case Argument::Kind::kTuple: return "a tuple";
+    case Argument::Kind::kList: return "a list";
+  }
+  return "?";
+}
+}  // namespace
+
+void Argument::wrongKind(Kind wanted) const {
+  throw InternalError("argument " + pyRepr(*this) + " is " + kindName(kind_) + ", not " +
+                      kindName(wanted));
+}
 
 void Argument::forEachNode(const std::function<void(Node*)>& fn) const {
   if (kind_ == Kind::kNode) {

@@ -24,6 +24,8 @@ class Argument {
   Argument(std::string value) : kind_(Kind::kString), str_(std::move(value)) {}
   Argument(const char* value) : Argument(std::string(value)) {}
   Argument(Node* node) : kind_(Kind::kNode) { scalar_.node = node; }
+  // No other pointer becomes an argument: without this, a `const Node*` would silently be a bool.
+  Argument(const void*) = delete;
 
   static Argument tuple(std::vector<Argument> items) {
     return Argument(Kind::kTuple, std::move(items));
@@ -37,11 +39,28 @@ class Argument {
   bool isNode() const { return kind_ == Kind::kNode; }
   bool isSequence() const { return kind_ == Kind::kTuple || kind_ == Kind::kList; }
 
-  bool toBool() const { return scalar_.b; }
-  int64_t toInt() const { return scalar_.i; }
-  double toFloat() const { return scalar_.f; }
-  const std::string& toString() const { return str_; }
-  Node* toNode() const { return scalar_.node; }
+  // Checked: asking an argument for another kind than it holds is an InternalError (a bug in
+  // the caller), never a reinterpretation of its bits.
+  bool toBool() const {
+    expect(Kind::kBool);
+    return scalar_.b;
+  }
+  int64_t toInt() const {
+    expect(Kind::kInt);
+    return scalar_.i;
+  }
+  double toFloat() const {
+    expect(Kind::kFloat);
+    return scalar_.f;
+  }
+  const std::string& toString() const {
+    expect(Kind::kString);
+    return str_;
+  }
+  Node* toNode() const {
+    expect(Kind::kNode);
+    return scalar_.node;
+  }
   const std::vector<Argument>& items() const { return items_; }
   std::vector<Argument>& mutableItems() { return items_; }
 
@@ -52,6 +71,10 @@ class Argument {
 
  private:
   Argument(Kind kind, std::vector<Argument> items) : kind_(kind), items_(std::move(items)) {}
+  void expect(Kind kind) const {
+    if (kind_ != kind) wrongKind(kind);
+  }
+  [[noreturn]] void wrongKind(Kind wanted) const;
 
   Kind kind_ = Kind::kNone;
   union {

@@ -1,13 +1,20 @@
 // The error value that bad input travels in, from the library up to tools/ (which prints it as
-// one line and exits 1). "A pattern did not match" is not an error; a broken invariant is an
-// assertion, not one of these.
+// one line and exits 1). "A pattern did not match" is not an error. A broken invariant of fxc
+// itself (a bug, never a fault of the model) is an InternalError thrown up to main, which says
+// "internal error"; no library catches one and rewords it as a fault of the input.
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace fxc {
+
+class InternalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 struct Error {
   std::string message;

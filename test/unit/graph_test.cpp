@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <type_traits>
+
+#include "ir/expected.h"
 #include "ir/lint.h"
 
 using namespace fxc::ir;
@@ -151,4 +154,17 @@ TEST_CASE("copy keeps names, structure and meta") {
   CHECK(mapping.at(a)->meta.dtype == "float32");
   CHECK(mapping.at(a)->args()[0].toNode() == mapping.at(x));
   CHECK(lintGraph(h).empty());
+}
+
+TEST_CASE("Argument: accessors check the kind; no pointer but Node* becomes an argument") {
+  static_assert(!std::is_constructible_v<Argument, const Node*>,
+                "a const Node* must not silently become a bool argument");
+  static_assert(!std::is_constructible_v<Argument, const int*>);
+  CHECK_THROWS_AS(Argument(2.5).toInt(), fxc::InternalError);
+  CHECK_THROWS_AS(Argument(int64_t{3}).toFloat(), fxc::InternalError);
+  CHECK_THROWS_AS(Argument(true).toInt(), fxc::InternalError);
+  CHECK_THROWS_AS(Argument().toNode(), fxc::InternalError);
+  CHECK_THROWS_WITH(Argument(2.5).toInt(), "argument 2.5 is a float, not an int");
+  CHECK(Argument(int64_t{3}).toInt() == 3);
+  CHECK(Argument(2.5).toFloat() == 2.5);
 }
