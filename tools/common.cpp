@@ -179,15 +179,9 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   Stopwatch watch;
   auto model = onnx::exportModel(gm, /*defer_data=*/true);
   if (!model) return Error{label + ": " + model.error()};
-  if (flags.check) {
-    onnx::ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.value().proto),
-                             model.value().deferred};
-    copy.materialize();
-    auto checked = onnx::checkModel(*copy.proto);
-    if (!checked) return Error{label + ": " + checked.error()};
-  }
   onnx::SaveOptions options;
   options.external_data = flags.external_data;
+  options.check = flags.check;
   auto saved = onnx::saveModel(model.value(), path, options);
   if (!saved) return Error{label + ": " + saved.error()};
   spdlog::debug("{}: exported and written in {:.3f} s", label, watch.lap());

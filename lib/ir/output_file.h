@@ -31,6 +31,9 @@ class OutputFile {
   void write(const std::string& bytes) { write(bytes.data(), bytes.size()); }
   // Finishes the file: closes it and, for a regular file, renames the temporary into place.
   Expected<bool> commit();
+  // The temporary file the bytes go to before commit(): "" when written in place (stdout, a
+  // device, a FIFO). What is written can be read back from it before it takes its name.
+  const std::string& pendingPath() const { return temp_; }
 
  private:
   std::string path_;    // as given, for messages

@@ -478,6 +478,15 @@ Expected<ExportedModel> exportModel(const ir::GraphModule& gm, bool defer_data) 
   }
 }
 
+Expected<bool> checkModelFile(const std::string& path) {
+  try {
+    ::onnx::checker::check_model(path);
+  } catch (const std::exception& error) {
+    return Error{std::string("the ONNX checker rejects the written model: ") + error.what()};
+  }
+  return true;
+}
+
 Expected<bool> checkModel(const ::onnx::ModelProto& model) {
   try {
     ::onnx::checker::check_model(model);

@@ -32,9 +32,14 @@ Expected<ExportedModel> exportModel(const ir::GraphModule& gm, bool defer_data =
 
 // Runs ONNX's checker; the error text when it fails.
 Expected<bool> checkModel(const ::onnx::ModelProto& model);
+// Runs ONNX's checker on a model file as ONNX's loader reads it, its external data included.
+Expected<bool> checkModelFile(const std::string& path);
 
 struct SaveOptions {
   bool external_data = false;  // tensors over 1 KiB to PATH.data (automatic past 2 GB)
+  // Run ONNX's checker on what was written (the file as ONNX's loader reads it, external data
+  // included) before it takes its name; a stream or device is checked in memory before writing.
+  bool check = false;
 };
 
 // Writes to `path` through an OutputFile (ir/output_file.h: "-" is stdout, a regular file is

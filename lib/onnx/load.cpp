@@ -271,16 +271,21 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                    std::to_string(info.st_size) + " bytes, need " +
                    std::to_string(offset + length) + ")"};
     }
-    bytes.resize(static_cast<size_t>(length));
-    size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done,
-                          static_cast<off_t>(offset) + static_cast<off_t>(done));
-      if (n <= 0) {
+    if (length > 0) {
+      // Mapped, not copied: a model's weights cost page cache, not a second copy in memory.
+      off_t page = static_cast<off_t>(::sysconf(_SC_PAGESIZE));
+      off_t start = static_cast<off_t>(offset) / page * page;
+      size_t delta = static_cast<size_t>(static_cast<off_t>(offset) - start);
+      size_t mapped = delta + static_cast<size_t>(length);
+      void* address = ::mmap(nullptr, mapped, PROT_READ, MAP_PRIVATE, fd, start);
+      if (address == MAP_FAILED) {
         ::close(fd);
-        return Error{what + ": cannot read external data file '" + location + "'"};
+        return Error{what + ": cannot map external data file '" + location +
+                     "': " + std::strerror(errno)};
       }
-      done += static_cast<size_t>(n);
+      std::shared_ptr<const void> mapping(new Mapping{address, mapped});
+      tensor->setView(std::move(mapping), static_cast<const char*>(address) + delta,
+                      static_cast<size_t>(length));
     }
     ::close(fd);
   } else if (proto.has_raw_data()) {

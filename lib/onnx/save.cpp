@@ -2,6 +2,7 @@
 // they lie straight to the file (no protobuf copy), inline or as external data.
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -71,7 +72,8 @@ Expected<bool> writeExternalData(ExportedModel& model, const std::string& path) 
     }
     offset += size;
   }
-  model.deferred.clear();
+  // Every tensor's bytes are in the proto or the data file now: none is written again.
+  for (auto& deferred : model.deferred) deferred.reset();
   return data.commit();
 }
 
@@ -86,6 +88,7 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
   for (const auto& tensor : model.deferred) data_size += tensor ? tensor->byteSize() : 0;
   bool external =
       options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
+  std::string data_path;  // the external data file this save wrote
   if (external) {
     if (path == "-") return Error{"a model with external data cannot be written to stdout"};
     // The data file goes beside the file the model ends up in (a link's target).
@@ -97,6 +100,7 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
                    ": external data needs a regular file beside it, not a device or pipe"};
     auto written = writeExternalData(model, target.value());
     if (!written) return written;
+    data_path = target.value() + ".data";
   }
 
   // The model as protobuf would write it, spliced so that the tensor bytes need no copy:
@@ -129,6 +133,12 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     tensor_heads.push_back(std::move(tensor_head));
   }
   OutputFile file(path);
+  if (options.check && file.pendingPath().empty()) {  // a stream or device: checked before
+    ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.proto), model.deferred};
+    copy.materialize();
+    auto checked = checkModel(*copy.proto);
+    if (!checked) return checked;
+  }
   file.write(head);
   std::string graph_key(1, static_cast<char>(0x3a));  // ModelProto.graph = 7, length-delimited
   appendVarint(graph_key, graph_size);
@@ -138,6 +148,13 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     file.write(tensor_heads[static_cast<size_t>(i)]);
     const auto& deferred = model.deferred[static_cast<size_t>(i)];
     if (deferred) file.write(deferred->bytes(), deferred->byteSize());
+  }
+  if (options.check && !file.pendingPath().empty()) {
+    auto checked = checkModelFile(file.pendingPath());
+    if (!checked) {
+      if (!data_path.empty()) ::unlink(data_path.c_str());  // nothing of a rejected model stays
+      return checked;
+    }
   }
   return file.commit();
 }

@@ -38,6 +38,11 @@ cmp -s "$work/piped.py" testdata/golden/resnet18_narrow.code.py || fail "the pip
 "$fxc" trace testdata/models/external_data.onnx -o "$work/ext.onnx" --external-data || fail "--external-data failed"
 [ -s "$work/ext.onnx.data" ] || fail "no external data file"
 "$fxc" trace "$work/ext.onnx" | cmp -s - testdata/golden/external_data.tabular.txt || fail "external data round trip"
+# Each tensor is written once: in the data file, not in the model file too (ONNX's checker, which
+# --check runs on the written files, rejects a tensor with both).
+"$fxc" trace testdata/models/resnet18_narrow.onnx -o "$work/r.onnx" --external-data --check ||
+  fail "--external-data --check failed"
+[ "$(stat -c %s "$work/r.onnx")" -lt 65536 ] || fail "the weights are in the model file too"
 # Removing the Identity leaves one value under two output names, and an input as an output: the
 # export passes them through and keeps every output name.
 "$fxc" fuse -q testdata/models/passthrough_outputs.onnx --pass identity -o "$work/pass.onnx" --check ||

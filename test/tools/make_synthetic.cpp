@@ -1,8 +1,10 @@
 // fxc-make-synthetic: writes a synthetic ONNX graph of N nodes, for benchmarks and scale tests.
-//   fxc-make-synthetic chain|dag N OUT.onnx
+//   fxc-make-synthetic chain|dag|big N OUT.onnx
 // chain: a straight line of unary and binary elementwise ops on one [1,16] input.
 // dag:   binary ops that also read a random earlier value (fan-in 2, bounded fan-out), with
 //        torch.onnx-style scope names so that module recovery is exercised too.
+// big:   a model whose one weight holds N bytes (N/4 float32 zeros) as external data in
+//        OUT.onnx.data, a sparse file: models over 2 GB without writing 2 GB.
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
@@ -12,18 +14,63 @@
 #include <random>
 #include <string>
 
+// y = Shape(w), w a [bytes / 4] float32 weight in PATH.data (a sparse file of zeros).
+int writeBig(long bytes, const std::string& path) {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.set_producer_name("fxc-make-synthetic");
+  model.add_opset_import()->set_version(13);
+  onnx::GraphProto& graph = *model.mutable_graph();
+  graph.set_name("big");
+  long count = bytes / 4;
+  onnx::TensorProto& weight = *graph.add_initializer();
+  weight.set_name("w");
+  weight.set_data_type(onnx::TensorProto::FLOAT);
+  weight.add_dims(count);
+  weight.set_data_location(onnx::TensorProto::EXTERNAL);
+  std::string location = path.substr(path.rfind('/') + 1) + ".data";
+  for (auto [key, value] : {std::pair<std::string, std::string>{"location", location},
+                            {"offset", "0"},
+                            {"length", std::to_string(count * 4)}}) {
+    auto* entry = weight.add_external_data();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+  onnx::NodeProto& node = *graph.add_node();
+  node.set_op_type("Shape");
+  node.set_name("shape");
+  node.add_input("w");
+  node.add_output("y");
+  auto* output = graph.add_output();
+  output->set_name("y");
+  output->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  output->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(1);
+  std::ofstream data(path + ".data", std::ios::binary);
+  if (count > 0) {
+    data.seekp(count * 4 - 1);
+    data.put('\0');
+  }
+  std::ofstream file(path, std::ios::binary);
+  if (!data || !model.SerializeToOstream(&file)) {
+    std::fprintf(stderr, "fxc-make-synthetic: cannot write %s\n", path.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: fxc-make-synthetic chain|dag N OUT.onnx\n");
+    std::fprintf(stderr, "usage: fxc-make-synthetic chain|dag|big N OUT.onnx\n");
     return 2;
   }
   std::string kind = argv[1];
   long n = std::atol(argv[2]);
-  if ((kind != "chain" && kind != "dag") || n < 1) {
+  if ((kind != "chain" && kind != "dag" && kind != "big") || n < 1) {
     std::fprintf(stderr, "fxc-make-synthetic: bad arguments\n");
     return 2;
   }
   onnx::ModelProto model;
+  if (kind == "big") return writeBig(n, argv[3]);
   model.set_ir_version(8);
   model.set_producer_name("fxc-make-synthetic");
   model.add_opset_import()->set_version(13);
