@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ir/matcher.h"
 #include "ir/module_kind.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
@@ -78,6 +79,14 @@ class ConvBnFolder {
       if (node->op() == ir::Opcode::kCallModule) ++calls_[node->target()];
     }
     countTensors(gm.root());
+    // bn(conv(x)), the conv's output used by the BatchNorm alone. Exactly a convolution or a
+    // Linear: a fused ConvReLU2d has a ReLU between the convolution and the BatchNorm, which no
+    // weight change can move the BatchNorm across.
+    conv_element_ = pattern_.module({"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+                                     "ConvTranspose2d", "ConvTranspose3d", "Linear"},
+                                    {pattern_.input("x")});
+    pattern_.setOutput(
+        pattern_.module({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}, {conv_element_}));
   }
 
   PassResult run() {
@@ -108,25 +117,19 @@ class ConvBnFolder {
   // Folds one BatchNorm node; returns why not, or "".
   std::string fold(ir::Node* bn_node) {
     ir::Module& bn = *gm_.findModule(bn_node->target());
-    if (bn_node->args().size() != 1 || !bn_node->args()[0].isNode())
-      return "its input is not a single value";
-    ir::Node* conv_node = bn_node->args()[0].toNode();
-    ir::Module* conv =
-        conv_node->op() == ir::Opcode::kCallModule ? gm_.findModule(conv_node->target()) : nullptr;
-    if (!conv) return "its input is not a module call";
-    // Exactly a convolution or a Linear: a fused ConvReLU2d has a ReLU between the convolution
-    // and the BatchNorm, which no weight change can move the BatchNorm across.
+    std::string why;
+    auto match = ir::matchAt(gm_, pattern_, bn_node, &why);
+    if (!match) return why;
+    ir::Node* conv_node = match->at(conv_element_);
+    ir::Module* conv = gm_.findModule(conv_node->target());
     ir::ModuleKind kind = ir::moduleKind(conv->type());
     bool transposed = ir::isTransposedConvolution(kind);
     bool gemm = kind == ir::ModuleKind::kLinear;
-    if (!transposed && !gemm && !ir::isConvolution(kind))
-      return "its input is a " + conv->type() + ", not a convolution or Linear";
     const onnx::NodeRecord* conv_record = std::any_cast<onnx::NodeRecord>(&conv_node->meta.source);
     if (gemm && conv_record && !conv_record->protos.empty() &&
         (conv_record->protos.size() != 1 || conv_record->protos[0]->op_type() != "Gemm"))
       return "the Linear is not a single Gemm";
     if (conv_record && conv_record->protos.size() > 1) return "the convolution is a group of ops";
-    if (conv_node->users().size() != 1) return "the convolution's output has other users";
     if (calls_[conv_node->target()] != 1) return "the convolution module is called more than once";
     for (const ir::Node* user : bn_node->users()) {
       if (user->target() == "operator.getitem")
@@ -201,6 +204,8 @@ class ConvBnFolder {
   }
 
   ir::GraphModule& gm_;
+  ir::Pattern pattern_;
+  int conv_element_ = -1;
   PassResult result_;
   std::unordered_map<std::string, int> calls_;
   std::unordered_map<const ir::Tensor*, int> tensor_refs_;

@@ -6,12 +6,16 @@
 //   %c = conv(%x);  %s = %c + %r;  %y = relu(%s)    ⇒   %y = conv_add_relu(%x, %r) ConvAddReLU2d
 //
 // The fused node keeps the conv's name and module (retyped, as torch.ao.nn.intrinsic does) and
-// the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu). Refuses
-// (reason at -v) when the conv's output has other users, the conv module is called more than
-// once, the conv is a group of ops, or the add's operands are not known to have equal shapes.
+// the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu). The patterns
+// (ir::Pattern) hold only where the conv's and the add's outputs have no other users, the conv is
+// exactly a Conv2d, its module called once and one ONNX op; conv-add-relu refuses (reason at -v)
+// when the add's operands are not known to have equal shapes.
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
+#include "ir/matcher.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
 
@@ -24,15 +28,40 @@ class ConvReluFuser {
     for (const ir::Node* node : gm.graph()) {
       if (node->op() == ir::Opcode::kCallModule) ++calls_[node->target()];
     }
+    // The convolution: exactly a Conv2d, its module called once, one ONNX op.
+    ir::OpOptions conv_options{false, [this](const ir::GraphModule&, const ir::Node& node) {
+                                 const auto* record =
+                                     std::any_cast<onnx::NodeRecord>(&node.meta.source);
+                                 return node.kwargs().empty() && calls_[node.target()] == 1 &&
+                                        !(record && record->protos.size() > 1);
+                               }};
+    // relu(conv(x)) and relu(conv(x) + r), the ReLU a function or a module.
+    for (bool module_relu : {false, true}) {
+      ir::Pattern p;
+      int conv = p.module("Conv2d", {p.input("x")}, conv_options);
+      int value = with_add ? p.op("operator.add", {conv, p.input("residual")}, {true, nullptr})
+                           : conv;
+      p.setOutput(module_relu ? p.module("ReLU", {value}) : p.op("torch.relu", {value}));
+      conv_element_ = conv;
+      add_element_ = with_add ? value : -1;
+      patterns_.push_back(std::move(p));
+    }
   }
 
   PassResult run() {
-    std::vector<ir::Node*> relus;
+    std::vector<ir::Node*> candidates;
     for (ir::Node* node : gm_.graph()) {
-      if (isRelu(*node)) relus.push_back(node);
+      if (node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule)
+        candidates.push_back(node);
     }
-    for (ir::Node* relu : relus) {
-      std::string why = with_add_ ? fuseAdd(relu) : fuse(relu);
+    for (ir::Node* relu : candidates) {
+      std::string why;
+      std::optional<ir::Match> match;
+      for (const ir::Pattern& pattern : patterns_) {
+        if ((match = ir::matchAt(gm_, pattern, relu, &why))) break;
+      }
+      if (!match) continue;  // not a ReLU of a convolution: nothing to report
+      why = with_add_ ? fuseAdd(*match) : fuse(*match);
       if (why.empty()) {
         result_.add("fused");
       } else {
@@ -45,31 +74,6 @@ class ConvReluFuser {
   }
 
  private:
-  bool isRelu(const ir::Node& node) const {
-    if (node.op() == ir::Opcode::kCallFunction) return node.target() == "torch.relu";
-    if (node.op() != ir::Opcode::kCallModule) return false;
-    const ir::Module* module = gm_.findModule(node.target());
-    return module && module->type() == "ReLU";
-  }
-
-  static ir::Node* singleInput(const ir::Node& node) {
-    if (node.args().size() != 1 || !node.args()[0].isNode() || !node.kwargs().empty())
-      return nullptr;
-    return node.args()[0].toNode();
-  }
-
-  // Why `node` cannot be the convolution of a fusion ("" when it can).
-  std::string convProblem(const ir::Node* node) {
-    ir::Module* conv =
-        node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
-    if (!conv || conv->type() != "Conv2d") return "its input is not a Conv2d";
-    if (node->users().size() != 1) return "the convolution's output has other users";
-    if (calls_[node->target()] != 1) return "the convolution module is called more than once";
-    const auto* record = std::any_cast<onnx::NodeRecord>(&node->meta.source);
-    if (record && record->protos.size() > 1) return "the convolution is a group of ops";
-    return "";
-  }
-
   // The conv takes the ReLU's place: its module retyped, the ReLU's uses and output name.
   void replace(ir::Node* conv, ir::Node* relu, const std::string& type) {
     gm_.findModule(conv->target())->setType(type);
@@ -85,35 +89,18 @@ class ConvReluFuser {
     if (!path.empty() && --calls_[path] == 0) gm_.removeModule(path);
   }
 
-  std::string fuse(ir::Node* relu) {
-    ir::Node* conv = singleInput(*relu);
-    if (!conv) return "it does not take a single value";
-    if (std::string why = convProblem(conv); !why.empty()) return why;
-    replace(conv, relu, "ConvReLU2d");
+  std::string fuse(const ir::Match& match) {
+    replace(match.at(conv_element_), match.output, "ConvReLU2d");
     return "";
   }
 
-  std::string fuseAdd(ir::Node* relu) {
-    ir::Node* add = singleInput(*relu);
-    if (!add || add->op() != ir::Opcode::kCallFunction || add->target() != "operator.add" ||
-        add->args().size() != 2 || !add->args()[0].isNode() || !add->args()[1].isNode())
-      return "its input is not an add of two values";
-    if (add->users().size() != 1) return "the add's output has other users";
-    ir::Node* a = add->args()[0].toNode();
-    ir::Node* b = add->args()[1].toNode();
-    if (!a->meta.shape || !b->meta.shape || *a->meta.shape != *b->meta.shape)
+  std::string fuseAdd(const ir::Match& match) {
+    ir::Node* conv = match.at(conv_element_);
+    ir::Node* add = match.at(add_element_);
+    ir::Node* residual = match.input("residual");
+    // The fused kernel adds elementwise: no broadcasting.
+    if (!conv->meta.shape || !residual->meta.shape || *conv->meta.shape != *residual->meta.shape)
       return "the add's operands are not known to have the same shape";
-    // The first operand that can be fused; the other is the residual.
-    std::string why = convProblem(a);
-    ir::Node* conv = a;
-    ir::Node* residual = b;
-    if (!why.empty() || a == b) {
-      if (a != b) why = convProblem(b);
-      conv = b;
-      residual = a;
-    }
-    if (!why.empty()) return why;
-    if (a == b) return "both operands are the convolution";
     // The residual may be computed after the conv (a shortcut branch): the fused node runs where
     // the add did.
     gm_.graph().moveBefore(conv, add);
@@ -122,7 +109,7 @@ class ConvReluFuser {
     conv->setArgs(std::move(args));
     add->replaceAllUsesWith(conv);
     eraseCall(add);
-    replace(conv, relu, "ConvAddReLU2d");
+    replace(conv, match.output, "ConvAddReLU2d");
     return "";
   }
 
@@ -130,6 +117,8 @@ class ConvReluFuser {
   bool with_add_;
   PassResult result_;
   std::unordered_map<std::string, int> calls_;
+  std::vector<ir::Pattern> patterns_;
+  int conv_element_ = -1, add_element_ = -1;
 };
 
 RegisterPass conv_relu{{"conv-relu",

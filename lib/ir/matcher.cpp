@@ -61,24 +61,28 @@ int Pattern::input(std::string name) {
     if (elements_[i].kind == Element::Kind::kInput && elements_[i].name == name)
       return static_cast<int>(i);
   }
-  elements_.push_back(Element{Element::Kind::kInput, std::move(name), {}, {}, nullptr});
+  elements_.push_back(Element{Element::Kind::kInput, std::move(name), {}, {}, {}, nullptr});
   return static_cast<int>(elements_.size() - 1);
 }
 
 int Pattern::constant(std::string name, ConstantCheck check) {
   elements_.push_back(
-      Element{Element::Kind::kConstant, std::move(name), {}, {}, std::move(check)});
+      Element{Element::Kind::kConstant, std::move(name), {}, {}, {}, std::move(check)});
   return static_cast<int>(elements_.size() - 1);
 }
 
 int Pattern::op(std::string target, std::vector<int> args, OpOptions options) {
-  elements_.push_back(Element{Element::Kind::kFunction, std::move(target), std::move(args),
+  elements_.push_back(Element{Element::Kind::kFunction, std::move(target), {}, std::move(args),
                               std::move(options), nullptr});
   return static_cast<int>(elements_.size() - 1);
 }
 
 int Pattern::module(std::string type, std::vector<int> args, OpOptions options) {
-  elements_.push_back(Element{Element::Kind::kModule, std::move(type), std::move(args),
+  return module(std::vector<std::string>{std::move(type)}, std::move(args), std::move(options));
+}
+
+int Pattern::module(std::vector<std::string> types, std::vector<int> args, OpOptions options) {
+  elements_.push_back(Element{Element::Kind::kModule, "", std::move(types), std::move(args),
                               std::move(options), nullptr});
   return static_cast<int>(elements_.size() - 1);
 }
@@ -149,8 +153,9 @@ class Matcher {
       case Kind::kModule: {
         const Module* module =
             node->op() == Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
-        if (!module || module->type() != element.name)
-          return fail(false, node->name() + " is not a " + element.name + " module");
+        if (!module || std::find(element.types.begin(), element.types.end(), module->type()) ==
+                           element.types.end())
+          return fail(false, node->name() + " is not a " + element.types.front() + " module");
         break;
       }
     }
@@ -208,6 +213,12 @@ class Matcher {
             return std::nullopt;
           }
           result.nodes.push_back(node);
+      }
+    }
+    for (const auto& [name, node] : result.inputs) {
+      if (inside.count(node)) {
+        why_ = "input '" + name + "' would be " + node->name() + ", one of the pattern's ops";
+        return std::nullopt;
       }
     }
     for (Node* node : result.nodes) {

@@ -11,7 +11,7 @@
 //   - each op node has the pattern's opcode and target (or module kind) and exactly its arguments;
 //   - every attribute and constant predicate holds (exact exponents, axes, permutations; scalar
 //     constants within a stated tolerance), and captured constants come back with the match;
-//   - an input variable binds one node, wherever it appears;
+//   - an input variable binds one node, wherever it appears, and that node is outside the match;
 //   - no value inside the match is used outside it, except the pattern's output;
 // Replacing a match by one node at the output's place creates no cycle: every path from inside
 // the match to outside leaves through the output, so the inputs are all defined before it.
@@ -54,6 +54,8 @@ class Pattern {
   int op(std::string target, std::vector<int> args, OpOptions options = {});
   // A call_module whose module has type exactly `type` (a kind, not a prefix), on `args`.
   int module(std::string type, std::vector<int> args, OpOptions options = {});
+  // ... whose module has exactly one of `types`.
+  int module(std::vector<std::string> types, std::vector<int> args, OpOptions options = {});
   void setOutput(int node) { output_ = node; }
 
   // Scalar constant equal to `value` within `tolerance` (relative to |value|, at least absolute).
@@ -63,7 +65,8 @@ class Pattern {
 
   struct Element {
     enum class Kind { kInput, kConstant, kFunction, kModule } kind;
-    std::string name;  // input/constant name, call target or module type
+    std::string name;  // input/constant name, call target
+    std::vector<std::string> types;  // the module types a kModule element accepts
     std::vector<int> args;
     OpOptions options;
     ConstantCheck check;
