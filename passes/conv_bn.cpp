@@ -11,7 +11,6 @@
 // constant.
 #include "passes/conv_bn.h"
 
-#include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 
 #include <cmath>
@@ -19,7 +18,6 @@
 
 #include "ir/matcher.h"
 #include "ir/module_kind.h"
-#include "onnx/trace.h"
 #include "passes/registry.h"
 
 namespace fxc::passes {
@@ -125,11 +123,10 @@ class ConvBnFolder {
     ir::ModuleKind kind = ir::moduleKind(conv->type());
     bool transposed = ir::isTransposedConvolution(kind);
     bool gemm = kind == ir::ModuleKind::kLinear;
-    const onnx::NodeRecord* conv_record = std::any_cast<onnx::NodeRecord>(&conv_node->meta.source);
-    if (gemm && conv_record && !conv_record->protos.empty() &&
-        (conv_record->protos.size() != 1 || conv_record->protos[0]->op_type() != "Gemm"))
+    const ir::Meta& from = conv_node->meta;
+    if (gemm && from.source_ops > 0 && (from.source_ops != 1 || from.source_op != "Gemm"))
       return "the Linear is not a single Gemm";
-    if (conv_record && conv_record->protos.size() > 1) return "the convolution is a group of ops";
+    if (from.source_ops > 1) return "the convolution is a group of ops";
     if (calls_[conv_node->target()] != 1) return "the convolution module is called more than once";
     for (const ir::Node* user : bn_node->users()) {
       if (user->target() == "operator.getitem")
@@ -195,7 +192,7 @@ class ConvBnFolder {
 
     // The fused node takes the BatchNorm's place and its output name; the export rebuilds the
     // conv from the module (the new bias is not in the original node).
-    conv_node->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*bn_node)};
+    ir::takeOverValue(*conv_node, *bn_node);
     bn_node->replaceAllUsesWith(conv_node);
     std::string bn_path = bn_node->target();
     gm_.graph().eraseNode(bn_node);

@@ -10,13 +10,11 @@
 // (ir::Pattern) hold only where the conv's and the add's outputs have no other users, the conv is
 // exactly a Conv2d, its module called once and one ONNX op; conv-add-relu refuses (reason at -v)
 // when the add's operands are not known to have equal shapes.
-#include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 
 #include <optional>
 
 #include "ir/matcher.h"
-#include "onnx/trace.h"
 #include "passes/registry.h"
 
 namespace fxc::passes {
@@ -30,10 +28,8 @@ class ConvReluFuser {
     }
     // The convolution: exactly a Conv2d, its module called once, one ONNX op.
     ir::OpOptions conv_options{false, [this](const ir::GraphModule&, const ir::Node& node) {
-                                 const auto* record =
-                                     std::any_cast<onnx::NodeRecord>(&node.meta.source);
                                  return node.kwargs().empty() && calls_[node.target()] == 1 &&
-                                        !(record && record->protos.size() > 1);
+                                        node.meta.source_ops <= 1;
                                }};
     // relu(conv(x)) and relu(conv(x) + r), the ReLU a function or a module.
     for (bool module_relu : {false, true}) {
@@ -77,7 +73,7 @@ class ConvReluFuser {
   // The conv takes the ReLU's place: its module retyped, the ReLU's uses and output name.
   void replace(ir::Node* conv, ir::Node* relu, const std::string& type) {
     gm_.findModule(conv->target())->setType(type);
-    conv->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*relu)};
+    ir::takeOverValue(*conv, *relu);
     conv->meta.shape = relu->meta.shape;
     relu->replaceAllUsesWith(conv);
     eraseCall(relu);

@@ -13,12 +13,10 @@
 //
 // quant-fold-weights: a fake-quantize or a QuantizeLinear→DequantizeLinear pair on a constant
 // weight (a QAT model back from training) becomes the int8 constant and a DequantizeLinear.
-#include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 
 #include <cmath>
 
-#include "onnx/trace.h"
 #include "passes/quant.h"
 
 namespace fxc::passes {
@@ -42,7 +40,7 @@ std::vector<int64_t> quantizeAlong(const std::vector<float>& w, const std::vecto
 void substitute(ir::GraphModule& gm, ir::Node* old, ir::Node* replacement) {
   replacement->meta.dtype = old->meta.dtype;
   replacement->meta.shape = old->meta.shape;
-  replacement->meta.source = onnx::NodeRecord{{}, {}, -1, onnx::recordedValueName(*old)};
+  ir::takeOverValue(*replacement, *old);
   old->replaceAllUsesWith(replacement);
   std::string name = old->name();
   gm.graph().eraseNode(old);
@@ -184,8 +182,7 @@ class Converter {
     std::string kind = quantKind(gm_, *node);
     if (kind == "MatMul") return convertMatMul(node);
     ir::Module* m = gm_.findModule(node->target());
-    const auto* record = std::any_cast<onnx::NodeRecord>(&node->meta.source);
-    if (record && record->protos.size() > 1) return "the op is a group of ONNX ops";
+    if (node->meta.source_ops > 1) return "the op is a group of ONNX ops";
     if (node->args().size() != 1) return "it takes more than one argument";
     auto w = m->tensor("weight");
     if (!w || floatsOf(*w).empty() || w->dims.size() < 2) return "no float weight";

@@ -70,8 +70,7 @@ int runRun(const RunFlags& flags) {
   for (const auto& [name, file] : files) {
     // The ONNX input name ("input.1") or the placeholder's ("input_1").
     auto named = [&](const ir::Node* node) {
-      const auto* record = std::any_cast<onnx::NodeRecord>(&node->meta.source);
-      return node->name() == name || (record && record->value == name);
+      return node->name() == name || node->meta.value_name == name;
     };
     size_t k = 0;
     while (k < placeholders.size() && !named(placeholders[k])) ++k;

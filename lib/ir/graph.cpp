@@ -182,6 +182,14 @@ Graph::InsertGuard::InsertGuard(Graph& graph, Node* before)
 
 Graph::InsertGuard::~InsertGuard() { graph_.insert_before_ = saved_; }
 
+void takeOverValue(Node& node, const Node& old) {
+  std::string value = old.meta.value_name;  // `old` may be `node` itself
+  node.meta.value_name = std::move(value);
+  node.meta.source_op.clear();
+  node.meta.source_ops = 0;
+  node.meta.source.reset();
+}
+
 void Graph::eraseNode(Node* node) {
   if (!node->users_.empty()) {
     std::string users = "{";

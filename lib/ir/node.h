@@ -28,8 +28,9 @@ enum class Opcode : uint8_t {
 std::string_view opcodeName(Opcode op);
 std::optional<Opcode> opcodeFromName(std::string_view name);
 
-// What passes and frontends record about a node's value. Only what is printed is typed; the
-// frontend keeps its export record (op type, domain, attributes) in `source`.
+// What passes and frontends record about a node's value. The frontend keeps its export record
+// (the model's ops, written back verbatim while the node still is them) in `source`, opaque to
+// passes; everything a pass reads or writes is typed here.
 struct Meta {
   std::string dtype;                              // "float32", ... ; empty when unknown
   std::optional<std::vector<std::string>> shape;  // dims as text ("1", "N"); nullopt when unknown
@@ -37,7 +38,20 @@ struct Meta {
   // summary, the executor reads the tensor here.
   std::vector<std::pair<std::string, std::shared_ptr<const Tensor>>> tensor_attributes;
   std::any source;
+  // Provenance, the IR's own: the model's name for the value this node produces (what export
+  // keeps, so that consumers of the written model find it), the model's op the node was made
+  // from when it is one op ("Gemm"), and how many of the model's ops it stands for (0: made by a
+  // pass; more than 1: a recognized group).
+  std::string value_name;
+  std::string source_op;
+  int source_ops = 0;
 };
+
+class Node;
+// Given: `node` rewritten by a pass to compute `old`'s value (a fusion's survivor, a quantized
+// replacement). Does: it takes over `old`'s value name, and stops being any of the model's ops
+// (export writes it from its target or module). Then: a written model keeps the value's name.
+void takeOverValue(Node& node, const Node& old);
 
 class Node {
  public:

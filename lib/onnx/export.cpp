@@ -185,6 +185,8 @@ class Exporter {
       auto it = wanted.find(node);
       if (it != wanted.end()) {
         name = it->second;
+      } else if (!node->meta.value_name.empty()) {
+        name = node->meta.value_name;
       } else if (const NodeRecord* record = recordOf(*node)) {
         if (!record->value.empty()) {
           name = record->value;

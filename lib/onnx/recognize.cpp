@@ -363,6 +363,8 @@ ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate, con
   }
   call->meta.dtype = anchor->meta.dtype;
   call->meta.shape = anchor->meta.shape;
+  call->meta.value_name = record.value;
+  call->meta.source_ops = static_cast<int>(record.protos.size());
   call->meta.source = std::move(record);
   anchor->replaceAllUsesWith(call);
   for (auto it = members.rbegin(); it != members.rend(); ++it) graph.eraseNode(*it);

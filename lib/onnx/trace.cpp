@@ -75,6 +75,7 @@ class Tracer {
       ir::Node* node = gm_->graph().placeholder(input.name());
       fillMeta(node->meta, &input.type());
       node->meta.source = NodeRecord{{}, {}, -1, input.name()};
+      node->meta.value_name = input.name();
       values_.at(input.name()).node = node;
     }
     // Constants first: they make no node, and a module group may read one defined mid-region.
@@ -599,10 +600,13 @@ class Tracer {
     const auto& outputs = proto.output();
     int declared = 0;
     for (const auto& output : outputs) declared += output.empty() ? 0 : 1;
+    call->meta.source_op = proto.op_type();
+    call->meta.source_ops = 1;
     if (declared <= 1 && (outputs.empty() || !outputs[0].empty())) {
       if (!outputs.empty()) {
         values_.at(outputs[0]).node = call;
         fillMeta(call->meta, typeOf(outputs[0]));
+        call->meta.value_name = outputs[0];
       }
       call->meta.source = std::move(record);
       return;
@@ -615,6 +619,7 @@ class Tracer {
       ir::Node* item = gm_->graph().callFunction("operator.getitem",
                                                  {ir::Argument(call), ir::Argument(int64_t{i})});
       item->meta.source = NodeRecord{protos, {}, i, ""};
+      item->meta.value_name = output;
       fillMeta(item->meta, typeOf(output));
       values_.at(output).node = item;
     }
@@ -709,6 +714,7 @@ Expected<std::unique_ptr<ir::GraphModule>> trace(LoadedModel model, const TraceO
 }
 
 std::string recordedValueName(const ir::Node& node) {
+  if (!node.meta.value_name.empty()) return node.meta.value_name;
   const auto* record = std::any_cast<NodeRecord>(&node.meta.source);
   if (!record) return "";
   if (!record->value.empty()) return record->value;
