@@ -80,11 +80,11 @@ class ConvBnFolder {
     // bn(conv(x)), the conv's output used by the BatchNorm alone. Exactly a convolution or a
     // Linear: a fused ConvReLU2d has a ReLU between the convolution and the BatchNorm, which no
     // weight change can move the BatchNorm across.
-    conv_element_ = pattern_.module({"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
-                                     "ConvTranspose2d", "ConvTranspose3d", "Linear"},
-                                    {pattern_.input("x")});
-    pattern_.setOutput(
-        pattern_.module({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}, {conv_element_}));
+    int conv = pattern_.label(pattern_.module({"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+                                               "ConvTranspose2d", "ConvTranspose3d", "Linear"},
+                                              {pattern_.input("x")}),
+                              "conv");
+    pattern_.setOutput(pattern_.module({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}, {conv}));
   }
 
   PassResult run() {
@@ -118,7 +118,7 @@ class ConvBnFolder {
     std::string why;
     auto match = ir::matchAt(gm_, pattern_, bn_node, &why);
     if (!match) return why;
-    ir::Node* conv_node = match->at(conv_element_);
+    ir::Node* conv_node = match->node("conv");
     ir::Module* conv = gm_.findModule(conv_node->target());
     ir::ModuleKind kind = ir::moduleKind(conv->type());
     bool transposed = ir::isTransposedConvolution(kind);
@@ -202,7 +202,6 @@ class ConvBnFolder {
 
   ir::GraphModule& gm_;
   ir::Pattern pattern_;
-  int conv_element_ = -1;
   PassResult result_;
   std::unordered_map<std::string, int> calls_;
   std::unordered_map<const ir::Tensor*, int> tensor_refs_;

@@ -34,12 +34,12 @@ class ConvReluFuser {
     // relu(conv(x)) and relu(conv(x) + r), the ReLU a function or a module.
     for (bool module_relu : {false, true}) {
       ir::Pattern p;
-      int conv = p.module("Conv2d", {p.input("x")}, conv_options);
-      int value = with_add ? p.op("operator.add", {conv, p.input("residual")}, {true, nullptr})
+      int conv = p.label(p.module("Conv2d", {p.input("x")}, conv_options), "conv");
+      int value = with_add ? p.label(p.op("operator.add", {conv, p.input("residual")},
+                                          {true, nullptr}),
+                                     "add")
                            : conv;
       p.setOutput(module_relu ? p.module("ReLU", {value}) : p.op("torch.relu", {value}));
-      conv_element_ = conv;
-      add_element_ = with_add ? value : -1;
       patterns_.push_back(std::move(p));
     }
   }
@@ -86,13 +86,13 @@ class ConvReluFuser {
   }
 
   std::string fuse(const ir::Match& match) {
-    replace(match.at(conv_element_), match.output, "ConvReLU2d");
+    replace(match.node("conv"), match.output, "ConvReLU2d");
     return "";
   }
 
   std::string fuseAdd(const ir::Match& match) {
-    ir::Node* conv = match.at(conv_element_);
-    ir::Node* add = match.at(add_element_);
+    ir::Node* conv = match.node("conv");
+    ir::Node* add = match.node("add");
     ir::Node* residual = match.input("residual");
     // The fused kernel adds elementwise: no broadcasting.
     if (!conv->meta.shape || !residual->meta.shape || *conv->meta.shape != *residual->meta.shape)
@@ -114,7 +114,6 @@ class ConvReluFuser {
   PassResult result_;
   std::unordered_map<std::string, int> calls_;
   std::vector<ir::Pattern> patterns_;
-  int conv_element_ = -1, add_element_ = -1;
 };
 
 RegisterPass conv_relu{{"conv-relu",

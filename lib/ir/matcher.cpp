@@ -114,6 +114,13 @@ Node* Match::input(const std::string& name) const {
   return nullptr;
 }
 
+Node* Match::node(const std::string& label) const {
+  for (const auto& [key, node] : labelled) {
+    if (key == label) return node;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<Tensor> Match::constant(const std::string& name) const {
   for (const auto& [key, tensor] : constants) {
     if (key == name) return tensor;
@@ -263,6 +270,10 @@ std::optional<Match> matchAt(const GraphModule& gm, const Pattern& pattern, Node
   std::optional<Match> result;
   if (pattern.output() >= 0 && anchor && matcher.match(pattern.output(), anchor))
     result = matcher.finish(pattern.output());
+  if (result) {
+    for (const auto& [label, element] : pattern.labels())
+      result->labelled.emplace_back(label, result->at(element));
+  }
   if (!result && why) *why = matcher.why().empty() ? "no pattern output" : matcher.why();
   return result;
 }

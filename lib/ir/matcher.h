@@ -57,6 +57,12 @@ class Pattern {
   // ... whose module has exactly one of `types`.
   int module(std::vector<std::string> types, std::vector<int> args, OpOptions options = {});
   void setOutput(int node) { output_ = node; }
+  // Names an op element, so that the code using a match finds its node: Match::node(name).
+  int label(int element, std::string name) {
+    labels_.emplace_back(std::move(name), element);
+    return element;
+  }
+  const std::vector<std::pair<std::string, int>>& labels() const { return labels_; }
 
   // Scalar constant equal to `value` within `tolerance` (relative to |value|, at least absolute).
   static ConstantCheck scalar(double value, double tolerance = 0);
@@ -76,6 +82,7 @@ class Pattern {
 
  private:
   std::vector<Element> elements_;
+  std::vector<std::pair<std::string, int>> labels_;
   int output_ = -1;
 };
 
@@ -86,9 +93,11 @@ struct Match {
   std::vector<std::pair<std::string, std::shared_ptr<Tensor>>> constants;  // by constant name
   std::vector<Node*> constant_nodes;  // the get_attr nodes bound, each once
   std::vector<Node*> bound;           // by pattern element (what Pattern::op etc. returned)
+  std::vector<std::pair<std::string, Node*>> labelled;  // Pattern::label's names
 
   Node* at(int element) const { return bound[static_cast<size_t>(element)]; }
   Node* input(const std::string& name) const;
+  Node* node(const std::string& label) const;
   std::shared_ptr<Tensor> constant(const std::string& name) const;
 };
 

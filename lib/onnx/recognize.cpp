@@ -162,27 +162,24 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
     layer_norm.op_types = {"ReduceMean", "Sub", "Pow", "ReduceMean", "Add",
                            "Sqrt",       "Div", "Mul", "Add"};
     layer_norm.needs_constant = true;
-    static int mean_element = 0, variance_element = 0;
     layer_norm.pattern = [](int64_t opset) {
       Pattern p;
       int x = p.input("x");
-      int mean = reduceMean(p, x, opset, "axes");
+      int mean = p.label(reduceMean(p, x, opset, "axes"), "mean");
       int centered = p.op("operator.sub", {x, mean});
       int square = p.op("operator.pow", {centered, p.constant("two", Pattern::scalar(2.0))});
-      int variance = reduceMean(p, square, opset, "axes_1");
+      int variance = p.label(reduceMean(p, square, opset, "axes_1"), "variance");
       int shifted = p.op("operator.add", {variance, p.constant("eps", Pattern::anyScalar())},
                          {true, nullptr});
       int normalized = p.op("operator.truediv", {centered, p.op("torch.sqrt", {shifted})});
       int scaled = p.op("operator.mul", {normalized, p.constant("weight")}, {true, nullptr});
       p.setOutput(p.op("operator.add", {scaled, p.constant("bias")}, {true, nullptr}));
-      mean_element = mean;
-      variance_element = variance;
       return p;
     };
     layer_norm.build = [](const ir::Match& m, const ir::GraphModule& gm,
                           std::string* why) -> std::optional<Built> {
-      std::vector<int64_t> axes = reduceAxes(*m.at(mean_element), gm);
-      if (axes.empty() || axes != reduceAxes(*m.at(variance_element), gm)) {
+      std::vector<int64_t> axes = reduceAxes(*m.node("mean"), gm);
+      if (axes.empty() || axes != reduceAxes(*m.node("variance"), gm)) {
         *why = "the two means reduce other axes";
         return std::nullopt;
       }
