@@ -35,10 +35,10 @@ class ConvReluFuser {
     for (bool module_relu : {false, true}) {
       ir::Pattern p;
       int conv = p.label(p.module("Conv2d", {p.input("x")}, conv_options), "conv");
-      int value = with_add ? p.label(p.op("operator.add", {conv, p.input("residual")},
-                                          {true, nullptr}),
-                                     "add")
-                           : conv;
+      int value =
+          with_add
+              ? p.label(p.op("operator.add", {conv, p.input("residual")}, {true, nullptr}), "add")
+              : conv;
       p.setOutput(module_relu ? p.module("ReLU", {value}) : p.op("torch.relu", {value}));
       patterns_.push_back(std::move(p));
     }

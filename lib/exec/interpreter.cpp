@@ -197,8 +197,8 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
   } catch (const std::exception& error) {
     // Anything else is a bug of fxc's (a missing value after lint passed, a kernel's bad index):
     // an internal error with the node's name, never worded as a fault of the model.
-    throw InternalError("node '" + (current ? current->name() : std::string("?")) + "': " +
-                        error.what());
+    throw InternalError("node '" + (current ? current->name() : std::string("?")) +
+                        "': " + error.what());
   }
   return outputs;
 }

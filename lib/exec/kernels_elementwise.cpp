@@ -223,17 +223,15 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"torch.nn.functional.hardswish", "module:Hardswish"},
       unary([](float x, C) { return x * hardSigmoid(x, 1.0f / 6, 0.5f); }));
   add(t, {"module:SiLU"}, unary([](float x, C) { return x / (1.0f + std::exp(-x)); }));
-  add(t, {"torch.nn.functional.gelu", "module:GELU"},
-      [](const KernelContext& c) {
-        std::string approximate = c.stringAttribute("approximate", "none");
-        if (approximate == "tanh")
-          return unary([](float x, C) {
-            return 0.5f * x *
-                   (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
-          })(c);
-        if (approximate != "none") throw ExecError("unsupported: approximate=" + approximate);
-        return unary([](float x, C) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); })(c);
-      });
+  add(t, {"torch.nn.functional.gelu", "module:GELU"}, [](const KernelContext& c) {
+    std::string approximate = c.stringAttribute("approximate", "none");
+    if (approximate == "tanh")
+      return unary([](float x, C) {
+        return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+      })(c);
+    if (approximate != "none") throw ExecError("unsupported: approximate=" + approximate);
+    return unary([](float x, C) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); })(c);
+  });
   add(t, {"module:Mish"}, unary([](float x, C) { return x * std::tanh(std::log1p(std::exp(x))); }));
   add(t, {"torch.clamp", "module:Hardtanh"}, [](const KernelContext& c) {
     const Value& x = requireFloat(c.input(0), "the input");

@@ -8,15 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "ir/expected.h"
 #include "ir/graph_module.h"
 
 namespace fxc::exec {
 
 // A failure while running a node: unsupported op, bad shapes, bad input. The interpreter adds
 // the node's name.
-class ExecError : public std::runtime_error {
+class ExecError : public ModelError {
  public:
-  using std::runtime_error::runtime_error;
+  using ModelError::ModelError;
 };
 
 // float32 elements kept in a backend's own layout (oneDNN's channel-blocked formats) between

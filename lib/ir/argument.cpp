@@ -12,14 +12,22 @@ namespace fxc::ir {
 namespace {
 const char* kindName(Argument::Kind kind) {
   switch (kind) {
-    case Argument::Kind::kNone: return "None";
-    case Argument::Kind::kBool: return "a bool";
-    case Argument::Kind::kInt: return "an int";
-    case Argument::Kind::kFloat: return "a float";
-    case Argument::Kind::kString: return "a str";
-    case Argument::Kind::kNode: return "a node";
-    case Argument::Kind::kTuple: return "a tuple";
-    case Argument::Kind::kList: return "a list";
+    case Argument::Kind::kNone:
+      return "None";
+    case Argument::Kind::kBool:
+      return "a bool";
+    case Argument::Kind::kInt:
+      return "an int";
+    case Argument::Kind::kFloat:
+      return "a float";
+    case Argument::Kind::kString:
+      return "a str";
+    case Argument::Kind::kNode:
+      return "a node";
+    case Argument::Kind::kTuple:
+      return "a tuple";
+    case Argument::Kind::kList:
+      return "a list";
   }
   return "?";
 }

@@ -11,6 +11,17 @@
 
 namespace fxc {
 
+// The two exceptions of fxc's libraries, both caught where they must be:
+// - ModelError: bad input found deep inside a library (a kernel's shapes, an op the tracer cannot
+//   follow). The library's API catches it and returns it as an Error with its context (the node;
+//   tools/ adds the file and the pass), so that every bad input reaches the user the same way.
+// - InternalError: a broken invariant of fxc itself. Never caught by a library, never reworded;
+//   main prints "internal error".
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class InternalError : public std::logic_error {
  public:
   using std::logic_error::logic_error;

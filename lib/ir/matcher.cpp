@@ -34,12 +34,24 @@ std::optional<std::vector<double>> tensorValues(const Tensor& tensor) {
     return std::nullopt;
   std::vector<double> out(static_cast<size_t>(count));
   switch (tensor.dtype) {
-    case DType::kFloat32: appendAll<float>(tensor, out); break;
-    case DType::kFloat64: appendAll<double>(tensor, out); break;
-    case DType::kInt64: appendAll<int64_t>(tensor, out); break;
-    case DType::kInt32: appendAll<int32_t>(tensor, out); break;
-    case DType::kInt8: appendAll<int8_t>(tensor, out); break;
-    case DType::kUInt8: appendAll<uint8_t>(tensor, out); break;
+    case DType::kFloat32:
+      appendAll<float>(tensor, out);
+      break;
+    case DType::kFloat64:
+      appendAll<double>(tensor, out);
+      break;
+    case DType::kInt64:
+      appendAll<int64_t>(tensor, out);
+      break;
+    case DType::kInt32:
+      appendAll<int32_t>(tensor, out);
+      break;
+    case DType::kInt8:
+      appendAll<int8_t>(tensor, out);
+      break;
+    case DType::kUInt8:
+      appendAll<uint8_t>(tensor, out);
+      break;
     case DType::kFloat16:
       for (size_t i = 0; i < out.size(); ++i) {
         uint16_t h;
@@ -47,7 +59,8 @@ std::optional<std::vector<double>> tensorValues(const Tensor& tensor) {
         out[i] = halfToDouble(h);
       }
       break;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
   return out;
 }
@@ -72,8 +85,12 @@ int Pattern::constant(std::string name, ConstantCheck check) {
 }
 
 int Pattern::op(std::string target, std::vector<int> args, OpOptions options) {
-  elements_.push_back(Element{Element::Kind::kFunction, std::move(target), {}, std::move(args),
-                              std::move(options), nullptr});
+  elements_.push_back(Element{Element::Kind::kFunction,
+                              std::move(target),
+                              {},
+                              std::move(args),
+                              std::move(options),
+                              nullptr});
   return static_cast<int>(elements_.size() - 1);
 }
 
@@ -207,7 +224,9 @@ class Matcher {
         return std::nullopt;
       }
       switch (elements_[e].kind) {
-        case Kind::kInput: result.inputs.emplace_back(elements_[e].name, node); break;
+        case Kind::kInput:
+          result.inputs.emplace_back(elements_[e].name, node);
+          break;
         case Kind::kConstant:
           result.constants.emplace_back(elements_[e].name, constantOf(gm_, *node));
           if (std::find(result.constant_nodes.begin(), result.constant_nodes.end(), node) ==

@@ -71,7 +71,7 @@ class Pattern {
 
   struct Element {
     enum class Kind { kInput, kConstant, kFunction, kModule } kind;
-    std::string name;  // input/constant name, call target
+    std::string name;                // input/constant name, call target
     std::vector<std::string> types;  // the module types a kModule element accepts
     std::vector<int> args;
     OpOptions options;
@@ -89,7 +89,7 @@ class Pattern {
 struct Match {
   Node* output = nullptr;
   std::vector<Node*> nodes;  // the matched op nodes (not inputs, not constants), in graph order
-  std::vector<std::pair<std::string, Node*>> inputs;                        // by input name
+  std::vector<std::pair<std::string, Node*>> inputs;                       // by input name
   std::vector<std::pair<std::string, std::shared_ptr<Tensor>>> constants;  // by constant name
   std::vector<Node*> constant_nodes;  // the get_attr nodes bound, each once
   std::vector<Node*> bound;           // by pattern element (what Pattern::op etc. returned)

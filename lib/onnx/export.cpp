@@ -17,10 +17,6 @@ namespace {
 using ::onnx::AttributeProto;
 using ::onnx::NodeProto;
 
-struct ExportError {
-  std::string message;
-};
-
 const NodeRecord* recordOf(const ir::Node& node) {
   return std::any_cast<NodeRecord>(&node.meta.source);
 }
@@ -61,13 +57,13 @@ void writeAttributes(const ir::Kwargs& kwargs, NodeProto& out, const ir::Node& n
           else if (item.kind() == K::kInt)
             attr.add_ints(item.toInt());
           else
-            throw ExportError{"node '" + node.name() + "': kwarg '" + key + "' mixes kinds"};
+            throw ModelError("node '" + node.name() + "': kwarg '" + key + "' mixes kinds");
         }
         break;
       }
       default:
-        throw ExportError{"node '" + node.name() + "': kwarg '" + key +
-                          "' has no ONNX attribute form"};
+        throw ModelError("node '" + node.name() + "': kwarg '" + key +
+                         "' has no ONNX attribute form");
     }
   }
 }
@@ -177,7 +173,7 @@ class Exporter {
       if (node->op() == ir::Opcode::kOutput) continue;
       if (node->op() == ir::Opcode::kGetAttr) {
         auto tensor = gm_.findTensor(node->target());
-        if (!tensor) throw ExportError{"get_attr '" + node->name() + "' names no tensor"};
+        if (!tensor) throw ModelError("get_attr '" + node->name() + "' names no tensor");
         value_[node] = tensorName(tensor, node->target());
         continue;
       }
@@ -209,8 +205,8 @@ class Exporter {
     static const std::string kAbsent;
     if (arg.isNone()) return kAbsent;
     if (!arg.isNode())
-      throw ExportError{"node '" + user.name() + "': a constant argument (" + ir::pyRepr(arg) +
-                        ") has no ONNX input form"};
+      throw ModelError("node '" + user.name() + "': a constant argument (" + ir::pyRepr(arg) +
+                       ") has no ONNX input form");
     return value_.at(arg.toNode());
   }
 
@@ -255,8 +251,8 @@ class Exporter {
       case ir::Opcode::kCallModule:
         return emitModule(node);
       case ir::Opcode::kCallMethod:
-        throw ExportError{"node '" + node.name() + "': call_method '" + node.target() +
-                          "' has no ONNX op"};
+        throw ModelError("node '" + node.name() + "': call_method '" + node.target() +
+                         "' has no ONNX op");
       case ir::Opcode::kOutput:
         return emitOutputs(node);
     }
@@ -288,7 +284,7 @@ class Exporter {
     } else {
       auto op = opForTarget(node.target());
       if (!op)
-        throw ExportError{"node '" + node.name() + "': no ONNX op for target " + node.target()};
+        throw ModelError("node '" + node.name() + "': no ONNX op for target " + node.target());
       out.set_domain(op->first);
       out.set_op_type(op->second);
       out.set_name(node.name());
@@ -303,7 +299,7 @@ class Exporter {
   // point (whose integer type says the range; quant_min/max narrower than it only clamp).
   void emitFakeQuantize(const ir::Node& node) {
     if (node.args().size() != 3)
-      throw ExportError{"node '" + node.name() + "': a fake-quantize takes (x, scale, zero_point)"};
+      throw ModelError("node '" + node.name() + "': a fake-quantize takes (x, scale, zero_point)");
     std::vector<std::string> inputs;
     for (const auto& arg : node.args()) inputs.push_back(valueOf(arg, node));
     ir::Kwargs attributes;  // quant_min/max are the zero point type's range: no attribute
@@ -324,7 +320,7 @@ class Exporter {
 
   void emitModule(const ir::Node& node) {
     const ir::Module* module = gm_.findModule(node.target());
-    if (!module) throw ExportError{"node '" + node.name() + "': no module " + node.target()};
+    if (!module) throw ModelError("node '" + node.name() + "': no module " + node.target());
     const NodeRecord* record = recordOf(node);
     if (record && !record->protos.empty()) {
       // The original op(s): rename the values that come from outside, and the one leaving.
@@ -333,13 +329,13 @@ class Exporter {
       for (const auto& [value, binding] : record->inputs) {
         if (binding == "arg") {
           if (next_arg >= node.args().size())
-            throw ExportError{"node '" + node.name() + "': fewer args than its record"};
+            throw ModelError("node '" + node.name() + "': fewer args than its record");
           rename[value] = valueOf(node.args()[next_arg++], node);
         } else {
           auto tensor = module->tensor(binding);
           if (!tensor)
-            throw ExportError{"node '" + node.name() + "': module " + node.target() +
-                              " has no tensor " + binding};
+            throw ModelError("node '" + node.name() + "': module " + node.target() +
+                             " has no tensor " + binding);
           rename[value] = tensorName(tensor, node.target() + "." + binding);
         }
       }
@@ -368,8 +364,8 @@ class Exporter {
     if (module->type() == "ConvReLU2d" || module->type() == "ConvAddReLU2d") {
       bool residual = module->type() == "ConvAddReLU2d";
       if (node.args().size() != (residual ? 2u : 1u))
-        throw ExportError{"node '" + node.name() + "': " + module->type() + " takes " +
-                          (residual ? "2 arguments" : "1 argument")};
+        throw ModelError("node '" + node.name() + "': " + module->type() + " takes " +
+                         (residual ? "2 arguments" : "1 argument"));
       std::string base = value_.at(&node);
       NodeProto& conv = emitModuleOp(node, *module, "Conv", {node.args()[0]});
       conv.add_output(unique(base + "_conv"));
@@ -393,7 +389,7 @@ class Exporter {
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
     std::string op = opForModuleType(module->type());
     if (op.empty())
-      throw ExportError{"node '" + node.name() + "': no ONNX op for module type " + module->type()};
+      throw ModelError("node '" + node.name() + "': no ONNX op for module type " + module->type());
     NodeProto& out = emitModuleOp(node, *module, op, node.args());
     setOutputs(node, out, nullptr);
   }
@@ -475,8 +471,8 @@ Expected<ExportedModel> exportModel(const ir::GraphModule& gm, bool defer_data) 
     auto proto = exporter.run();
     exporter.deferred().resize(static_cast<size_t>(proto->graph().initializer_size()));
     return ExportedModel{std::move(proto), std::move(exporter.deferred())};
-  } catch (const ExportError& error) {
-    return Error{"cannot export: " + error.message};
+  } catch (const ModelError& error) {
+    return Error{"cannot export: " + std::string(error.what())};
   }
 }
 

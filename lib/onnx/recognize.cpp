@@ -82,8 +82,7 @@ std::vector<int64_t> intList(const Argument* a) {
 }
 
 // x * f(x): the gate reads the very value it scales (x * sigmoid(g) with g ≠ x is no SiLU).
-Recognizer unaryGate(std::vector<std::string> op_types,
-                     std::function<int(Pattern&, int x)> gate) {
+Recognizer unaryGate(std::vector<std::string> op_types, std::function<int(Pattern&, int x)> gate) {
   Recognizer r;
   r.op_types = std::move(op_types);
   r.pattern = [gate](int64_t) {
@@ -105,7 +104,8 @@ int reduceMean(Pattern& p, int x, int64_t opset, const std::string& axes_name) {
     return p.op("torch.mean", {x, axes},
                 {false, kwargsAre({{"keepdims", intIs(1)}, {"noop_with_empty_axes", intIs(0)}})});
   }
-  return p.op("torch.mean", {x}, {false, kwargsAre({{"axes", anyIntList()}, {"keepdims", intIs(1)}})});
+  return p.op("torch.mean", {x},
+              {false, kwargsAre({{"axes", anyIntList()}, {"keepdims", intIs(1)}})});
 }
 
 std::vector<int64_t> reduceAxes(const ir::Node& node, const ir::GraphModule& gm) {
@@ -124,8 +124,8 @@ std::vector<int64_t> reduceAxes(const ir::Node& node, const ir::GraphModule& gm)
 const std::unordered_map<std::string, Recognizer>& recognizers() {
   static const std::unordered_map<std::string, Recognizer> table = [] {
     std::unordered_map<std::string, Recognizer> t;
-    t["SiLU"] = unaryGate({"Sigmoid", "Mul"},
-                          [](Pattern& p, int x) { return p.op("torch.sigmoid", {x}); });
+    t["SiLU"] =
+        unaryGate({"Sigmoid", "Mul"}, [](Pattern& p, int x) { return p.op("torch.sigmoid", {x}); });
     // Hardswish(x) = x · HardSigmoid(x) with α = 1/6, β = 1/2 (torch.onnx at opset 13).
     t["Hardswish"] = unaryGate({"HardSigmoid", "Mul"}, [](Pattern& p, int x) {
       return p.op("torch.nn.functional.hardsigmoid", {x},
@@ -142,8 +142,9 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
     gelu.pattern = [](int64_t) {
       Pattern p;
       int x = p.input("x");
-      int scaled = p.op("operator.truediv",
-                        {x, p.constant("sqrt2", Pattern::scalar(std::sqrt(2.0), kFloat32Tolerance))});
+      int scaled =
+          p.op("operator.truediv",
+               {x, p.constant("sqrt2", Pattern::scalar(std::sqrt(2.0), kFloat32Tolerance))});
       int erf = p.op("torch.erf", {scaled});
       int plus_one =
           p.op("operator.add", {erf, p.constant("one", Pattern::scalar(1.0))}, {true, nullptr});
@@ -202,8 +203,7 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
       }
       auto weight = m.constant("weight"), bias = m.constant("bias");
       for (const auto& t : {weight, bias}) {
-        if (static_cast<int64_t>(t->dims.size()) > k ||
-            (t->dtype != ir::DType::kFloat32)) {
+        if (static_cast<int64_t>(t->dims.size()) > k || (t->dtype != ir::DType::kFloat32)) {
           *why = "γ or β broadcasts over more than the normalized axes, or is not float32";
           return std::nullopt;
         }
@@ -226,11 +226,12 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
         int x = p.input("x");
         int weight = p.constant("weight");
         if (transposed) {
-          weight = p.op("torch.permute", {weight},
-                        {false, kwargsAre({{"perm", [](const Argument& a) {
-                                              return anyIntList()(a) && intList(&a) ==
-                                                                            std::vector<int64_t>{1, 0};
-                                            }}})});
+          weight = p.op(
+              "torch.permute", {weight},
+              {false,
+               kwargsAre({{"perm", [](const Argument& a) {
+                             return anyIntList()(a) && intList(&a) == std::vector<int64_t>{1, 0};
+                           }}})});
         }
         int product = p.op("operator.matmul", {x, weight});
         p.setOutput(p.op("operator.add", {product, p.constant("bias")}, {true, nullptr}));
@@ -270,8 +271,9 @@ std::string candidateModuleType(const std::vector<std::string>& op_types, bool h
   return "";
 }
 
-ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate, const std::string& path,
-                     const std::vector<ir::Node*>& members, std::string* why) {
+ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate,
+                          const std::string& path, const std::vector<ir::Node*>& members,
+                          std::string* why) {
   const Recognizer& recognizer = recognizers().at(candidate);
   std::string type = candidate.substr(0, candidate.find('('));
   ir::Pattern pattern = recognizer.pattern(gm.opset);
@@ -371,7 +373,8 @@ ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate, con
     std::string target = constant->target();
     graph.eraseNode(constant);
     size_t dot = target.rfind('.');
-    ir::Module* owner = dot == std::string::npos ? &gm.root() : gm.findModule(target.substr(0, dot));
+    ir::Module* owner =
+        dot == std::string::npos ? &gm.root() : gm.findModule(target.substr(0, dot));
     if (owner) owner->removeTensor(dot == std::string::npos ? target : target.substr(dot + 1));
   }
   return call;

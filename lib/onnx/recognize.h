@@ -22,6 +22,6 @@ std::string candidateModuleType(const std::vector<std::string>& op_types, bool h
 // returned; otherwise nothing changes, the result is nullptr and `why` says what did not hold.
 // A module already at `path` of the same type, attributes and tensors is called again.
 ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& type, const std::string& path,
-                     const std::vector<ir::Node*>& members, std::string* why);
+                          const std::vector<ir::Node*>& members, std::string* why);
 
 }  // namespace fxc::onnx

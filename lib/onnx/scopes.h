@@ -33,10 +33,10 @@ class ScopeIndex {
 };
 
 // The groups of ops that may be one decomposed torch.nn module (onnx/recognize.h proves it or
-// not): all ops of a leaf scope, of a candidate's op types, forming a closed region (one value used outside; every input defined
-// before the region's first op). Members are node indices in topological order. `producer` gives
-// a value's producing node index (negative for graph inputs and initializers); `leaf_call` says
-// which ops are calls of local functions (never grouped).
+// not): all ops of a leaf scope, of a candidate's op types, forming a closed region (one value used
+// outside; every input defined before the region's first op). Members are node indices in
+// topological order. `producer` gives a value's producing node index (negative for graph inputs and
+// initializers); `leaf_call` says which ops are calls of local functions (never grouped).
 std::vector<std::vector<int>> findModuleGroups(
     const ::onnx::GraphProto& graph, const std::vector<int>& order, const ScopeIndex& scopes,
     const std::function<int(std::string_view)>& producer,

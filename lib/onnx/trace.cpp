@@ -30,10 +30,6 @@ namespace {
 using ::onnx::AttributeProto;
 using ::onnx::NodeProto;
 
-struct TraceError {
-  std::string message;
-};
-
 class Tracer {
  public:
   Tracer(LoadedModel model, const TraceOptions& options)
@@ -43,7 +39,7 @@ class Tracer {
     auto& graph = *model_.proto->mutable_graph();
     if (options_.inline_functions) {  // first: inlining imports the bodies' opsets
       auto inlined = inlineFunctions(*model_.proto);
-      if (!inlined) throw TraceError{inlined.error()};
+      if (!inlined) throw ModelError(inlined.error());
     }
     readOpsets();
     gm_->opset = default_opset_;  // recognition reads it
@@ -63,13 +59,13 @@ class Tracer {
                                 : nullptr;
       auto tensor =
           takeTensor(init, model_.base_dir, "initializer '" + init.name() + "'", &model_, span);
-      if (!tensor) throw TraceError{tensor.error()};
+      if (!tensor) throw ModelError(tensor.error());
       tensor.value()->source_name = init.name();
       constants_[init.name()] = Constant{tensor.take(), init.name(), nullptr};
     }
     if (graph.sparse_initializer_size() > 0)
-      throw TraceError{"sparse initializer '" + graph.sparse_initializer(0).values().name() +
-                       "' is not supported"};
+      throw ModelError("sparse initializer '" + graph.sparse_initializer(0).values().name() +
+                       "' is not supported");
     for (const auto& input : graph.input()) {
       if (constants_.count(input.name())) continue;
       ir::Node* node = gm_->graph().placeholder(input.name());
@@ -172,12 +168,12 @@ class Tracer {
     values_.reserve(n + static_cast<size_t>(graph.initializer_size() + graph.input_size()) + 16);
     for (const auto& init : graph.initializer()) {
       if (!values_.emplace(init.name(), Value{kInitializer}).second)
-        throw TraceError{"value '" + init.name() + "' is defined twice (by two initializers)"};
+        throw ModelError("value '" + init.name() + "' is defined twice (by two initializers)");
     }
     std::unordered_set<std::string> inputs;
     for (const auto& input : graph.input()) {
       if (!inputs.insert(input.name()).second)
-        throw TraceError{"graph input '" + input.name() + "' is declared twice"};
+        throw ModelError("graph input '" + input.name() + "' is declared twice");
       values_.emplace(input.name(), Value{kGraphInput});  // an input may also be an initializer
     }
     for (int i = 0; i < graph.node_size(); ++i) {
@@ -185,15 +181,15 @@ class Tracer {
       bool default_domain = isDefaultDomain(node.domain());
       if (!domains_.count(default_domain ? "" : node.domain()) &&
           !functions_.count(node.domain() + ":" + node.op_type()))
-        throw TraceError{describe(node, static_cast<size_t>(i)) + ": domain '" + node.domain() +
-                         "' is not imported by the model (opset_import)"};
+        throw ModelError(describe(node, static_cast<size_t>(i)) + ": domain '" + node.domain() +
+                         "' is not imported by the model (opset_import)");
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
         auto [existing, fresh] = values_.emplace(output, Value{i});
         if (!fresh)
-          throw TraceError{"value '" + output + "' is defined twice: by " +
+          throw ModelError("value '" + output + "' is defined twice: by " +
                            definerText(graph, existing->producer) + " and by " +
-                           describe(node, static_cast<size_t>(i))};
+                           describe(node, static_cast<size_t>(i)));
       }
     }
     for (int i = 0; i < graph.node_size(); ++i) {
@@ -202,23 +198,23 @@ class Tracer {
         if (input.empty()) continue;
         Value* value = values_.find(input);
         if (!value)
-          throw TraceError{describe(node, static_cast<size_t>(i)) + ": input '" + input +
-                           "' is not a graph input, an initializer or any node's output"};
+          throw ModelError(describe(node, static_cast<size_t>(i)) + ": input '" + input +
+                           "' is not a graph input, an initializer or any node's output");
         ++value->uses;
       }
       if (!hasSubgraphs(node)) continue;
       for (const auto& captured : capturesOf(node)) {
         Value* value = values_.find(captured);
         if (!value)
-          throw TraceError{describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" +
-                           std::string(captured) + "', which is defined nowhere"};
+          throw ModelError(describe(node, static_cast<size_t>(i)) + ": a subgraph reads '" +
+                           std::string(captured) + "', which is defined nowhere");
         ++value->uses;
       }
     }
     for (const auto& output : graph.output()) {
       Value* value = values_.find(output.name());
       if (!value)
-        throw TraceError{"graph output '" + output.name() + "' is not produced by any node"};
+        throw ModelError("graph output '" + output.name() + "' is not produced by any node");
       ++value->uses;
     }
   }
@@ -270,8 +266,8 @@ class Tracer {
     if (order.size() != n) {
       for (size_t i = 0; i < n; ++i) {
         if (pending[i] > 0)
-          throw TraceError{"graph has a cycle through " +
-                           describe(graph.node(static_cast<int>(i)), i)};
+          throw ModelError("graph has a cycle through " +
+                           describe(graph.node(static_cast<int>(i)), i));
       }
     }
     return order;
@@ -339,7 +335,7 @@ class Tracer {
     if (name == "value" && attr.has_t()) {
       auto taken =
           takeTensor(*attr.mutable_t(), model_.base_dir, "Constant '" + node.output(0) + "'");
-      if (!taken) throw TraceError{taken.error()};
+      if (!taken) throw ModelError(taken.error());
       tensor = taken.take();
     } else if (name == "value_float") {
       float v = attr.f();
@@ -589,7 +585,7 @@ class Tracer {
       ::onnx::TensorProto copy = attr.t();
       auto tensor =
           takeTensor(copy, model_.base_dir, "attribute " + attr.name() + " of " + node.op_type());
-      if (!tensor) throw TraceError{tensor.error()};
+      if (!tensor) throw ModelError(tensor.error());
       call.meta.tensor_attributes.emplace_back(attr.name(), tensor.take());
     }
   }
@@ -708,8 +704,8 @@ class Tracer {
 Expected<std::unique_ptr<ir::GraphModule>> trace(LoadedModel model, const TraceOptions& options) {
   try {
     return Tracer(std::move(model), options).run();
-  } catch (const TraceError& error) {
-    return Error{error.message};
+  } catch (const ModelError& error) {
+    return Error{std::string(error.what())};
   }
 }
 

@@ -158,8 +158,8 @@ bool recognizedAndExact(const ModelBuilder& builder, const std::string& type,
     double worst = 0;
     for (size_t i = 0; i < a.size(); ++i)
       worst = std::max(worst, std::fabs(a[i] - b[i]) / (1e-5 + 1e-4 * std::fabs(b[i])));
-    CHECK_MESSAGE(worst <= 1.0, label << ": output " << k << " differs from the ops ("
-                                      << worst << " times the tolerance)");
+    CHECK_MESSAGE(worst <= 1.0, label << ": output " << k << " differs from the ops (" << worst
+                                      << " times the tolerance)");
   }
   return hasModule(*recognized, type);
 }
@@ -202,7 +202,8 @@ TEST_CASE("recognition: LayerNorm keeps its epsilon and axes, and only where the
   for (float eps : {1e-6f, 0.5f, 0.0f, 3.0f}) {
     LayerNormCase c;
     c.eps = eps;
-    CHECK(recognizedAndExact(layerNorm(c, 2), "LayerNorm", "LayerNorm, eps " + std::to_string(eps)));
+    CHECK(
+        recognizedAndExact(layerNorm(c, 2), "LayerNorm", "LayerNorm, eps " + std::to_string(eps)));
   }
   LayerNormCase opset18;
   opset18.opset = 18;
@@ -245,11 +246,20 @@ TEST_CASE("recognition: random LayerNorm constants, recognized or not, compute w
     LayerNormCase c;
     c.eps = std::pow(10.0f, log_eps(rng));
     switch (pick(rng)) {
-      case 0: c.exponent = 1.0f; break;
-      case 1: c.axes_2 = {-2}; break;
-      case 2: c.gamma_dims = {1}; break;
-      case 3: c.opset = 18; break;
-      default: break;
+      case 0:
+        c.exponent = 1.0f;
+        break;
+      case 1:
+        c.axes_2 = {-2};
+        break;
+      case 2:
+        c.gamma_dims = {1};
+        break;
+      case 3:
+        c.opset = 18;
+        break;
+      default:
+        break;
     }
     recognizedAndExact(layerNorm(c, static_cast<uint32_t>(trial)), "LayerNorm",
                        "random LayerNorm #" + std::to_string(trial));
@@ -290,18 +300,18 @@ TEST_CASE("recognition: GELU's constants are √2, 1 and 1/2, nothing near them"
     float divisor, one, half;
     bool exact;
   };
-  for (const Case& c : {Case{std::sqrt(2.0f), 1.0f, 0.5f, true}, Case{1.4f, 1.0f, 0.5f, false},
-                        Case{std::sqrt(2.0f), 1.0f, 0.6f, false},
-                        Case{std::sqrt(2.0f), 0.9f, 0.5f, false}}) {
+  for (const Case& c :
+       {Case{std::sqrt(2.0f), 1.0f, 0.5f, true}, Case{1.4f, 1.0f, 0.5f, false},
+        Case{std::sqrt(2.0f), 1.0f, 0.6f, false}, Case{std::sqrt(2.0f), 0.9f, 0.5f, false}}) {
     ModelBuilder b;
     std::string scaled = b.out(b.op("Div", {"x", b.constant({}, {c.divisor})}));
     std::string erf = b.out(b.op("Erf", {scaled}));
     std::string plus = b.out(b.op("Add", {erf, b.constant({}, {c.one})}));
     std::string product = b.out(b.op("Mul", {"x", plus}));
     b.output(b.out(b.op("Mul", {product, b.constant({}, {c.half})})));
-    CHECK(recognizedAndExact(b, "GELU", "GELU " + std::to_string(c.divisor) + " " +
-                                            std::to_string(c.one) + " " +
-                                            std::to_string(c.half)) == c.exact);
+    CHECK(recognizedAndExact(b, "GELU",
+                             "GELU " + std::to_string(c.divisor) + " " + std::to_string(c.one) +
+                                 " " + std::to_string(c.half)) == c.exact);
   }
 }
 
@@ -322,7 +332,8 @@ TEST_CASE("recognition: Linear with and without a transposed weight, square weig
     if (std::string(perm) == "0,1") setInts(transpose, "perm", {0, 1});
     std::string y = b.out(b.op("MatMul", {"x", b.out(transpose)}));
     b.output(b.out(b.op("Add", {y, b.random({8}, 4)})));
-    bool recognized = recognizedAndExact(b, "Linear", std::string("transposed Linear, perm ") + perm);
+    bool recognized =
+        recognizedAndExact(b, "Linear", std::string("transposed Linear, perm ") + perm);
     CHECK(recognized == (std::string(perm) != "0,1"));  // no perm: reversed, for 2-D as [1, 0]
   }
   // A bias that broadcasts another way stays ops.
