@@ -196,6 +196,18 @@ class Converter {
       target = "onnx.Gemm";
     }
     if (per_tensor_) axis = -1;
+    // Output channel c's weight scale: per tensor, one; a convolution's weight is sliced by
+    // output channel (axis 0); a transposed one [Cin, Cout/group, ...] along axis 1, so with
+    // groups, channel c = g·(Cout/group) + j has the scale of slice j = c mod (Cout/group).
+    if (auto b = m->tensor("bias"); b && axis >= 0) {
+      size_t channels = static_cast<size_t>(b->numel());
+      size_t slices = static_cast<size_t>(w->dims[static_cast<size_t>(axis)]);
+      bool fits = kind == "ConvTranspose" ? slices > 0 && channels % slices == 0
+                                          : channels == slices || kind == "Gemm";
+      if (!fits)
+        return "the bias has " + std::to_string(channels) + " channels for " +
+               std::to_string(slices) + " weight scales";
+    }
     std::vector<float> w_scales;
     ir::Node* w_node = quantizedWeight(node->target() + ".weight", *w, axis, node, w_scales);
     std::vector<ir::Argument> args = {node->args()[0], w_node};
@@ -204,13 +216,14 @@ class Converter {
       const ir::Node* input = node->args()[0].toNode();
       auto s_in = activation_scale_.find(input);
       auto guard = gm_.graph().insertingBefore(node);
+      size_t slices = w_scales.size();
       if (preset_.bias_int32 && !qat_ && !bias.empty() && s_in != activation_scale_.end() &&
           kind != "Gemm") {
         // int32 at s_in·s_w[c], zero point 0: what integer convolution kernels add.
         std::vector<float> scales(bias.size());
         std::vector<int64_t> q(bias.size());
         for (size_t c = 0; c < bias.size(); ++c) {
-          scales[c] = s_in->second * w_scales[w_scales.size() == 1 ? 0 : c];
+          scales[c] = s_in->second * w_scales[c % slices];
           q[c] = exec::quantizeValue(bias[c], {scales[c], 0}, {INT32_MIN, INT32_MAX});
         }
         int64_t n = static_cast<int64_t>(bias.size());

@@ -173,7 +173,8 @@ void validateOutputFlags(const OutputFlags& flags, const std::string& model_path
 }
 
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
-                           const std::string& model_path) {
+                           const std::string& model_path,
+                           std::function<Expected<bool>(const std::string& written)> verify) {
   std::string path = flags.in_place ? model_path : flags.path;
   std::string label = path == "-" ? "<stdout>" : path;
   Stopwatch watch;
@@ -182,6 +183,7 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   onnx::SaveOptions options;
   options.external_data = flags.external_data;
   options.check = flags.check;
+  options.verify = std::move(verify);
   auto saved = onnx::saveModel(model.value(), path, options);
   if (!saved) return Error{label + ": " + saved.error()};
   spdlog::debug("{}: exported and written in {:.3f} s", label, watch.lap());

@@ -99,8 +99,10 @@ void addOutputFlags(CLI::App& cmd, OutputFlags& flags);
 void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text);
 bool wantsOutput(const OutputFlags& flags);
 // Exports, optionally checks, and writes; errors come back as "PATH: message".
-Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
-                           const std::string& model_path);
+// `verify`, when given, reads back the written file before it takes its name (SaveOptions).
+Expected<bool> writeOutput(
+    const ir::GraphModule& gm, const OutputFlags& flags, const std::string& model_path,
+    std::function<Expected<bool>(const std::string& written)> verify = nullptr);
 
 // tabulate's "simple" table (what torch.fx's print_tabular and the seed's profiler print): text
 // columns left, numbers right, two spaces between, a rule under the headers.

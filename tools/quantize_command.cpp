@@ -37,6 +37,7 @@ struct QuantizeFlags {
   bool convert = false;
   bool report = false;
   int holdout = 8;
+  double min_sqnr = 10;
   std::string format = "text";
   ViewFlags views;
   OutputFlags output;
@@ -236,16 +237,17 @@ int runQuantize(const QuantizeFlags& flags) {
                 std::to_string(gm.opset));
 
   nlohmann::json report = {{"preset", flags.preset}};
+  // The float model's outputs on held-out inputs (seeds no calibration sample uses): what the
+  // report measures, and what the written model must still compute within --min-sqnr.
+  std::vector<std::vector<exec::Value>> holdout;
+  std::vector<std::vector<exec::Value>> reference;
   if (flags.convert) {
     auto done = runPasses(gm, {request("quant-fold-weights")}, label, nullptr);
     if (!done) return failed(done.error());
     report["passes"] = done.value();
   } else {
-    // The float model's outputs on held-out inputs (seeds no calibration sample uses).
-    std::vector<std::vector<exec::Value>> holdout;
-    std::vector<std::vector<exec::Value>> reference;
     bool measure = flags.report || json;
-    if (measure) {
+    if (measure || wantsOutput(flags.output)) {
       exec::Interpreter float_model(gm, backend);
       for (int k = 0; k < flags.holdout; ++k) {
         auto inputs = exec::randomInputs(gm, flags.exec.seed + 1000003 + static_cast<uint64_t>(k),
@@ -311,7 +313,49 @@ int runQuantize(const QuantizeFlags& flags) {
     }
   }
   if (wantsOutput(flags.output)) {
-    auto written = writeOutput(gm, flags.output, path);
+    // The file as written is run again on the held-out inputs: a model whose outputs drift from
+    // the float model's beyond --min-sqnr is not written.
+    auto within_floor = [&](const ir::GraphModule& model) -> Expected<bool> {
+      if (holdout.empty()) return true;  // --convert: no float model to compare with
+      exec::Interpreter interpreter(model, backend);
+      std::vector<exec::ErrorSums> sums;
+      for (size_t k = 0; k < holdout.size(); ++k) {
+        auto outputs = interpreter.run(holdout[k]);
+        if (!outputs) return Error{"the written model does not run: " + outputs.error()};
+        if (outputs.value().size() != reference[k].size())
+          return Error{"the written model has another number of outputs"};
+        sums.resize(outputs.value().size());
+        for (size_t o = 0; o < sums.size(); ++o) {
+          const exec::Value& want = reference[k][o];
+          const exec::Value& got = outputs.value()[o];
+          if (!want.isFloat() || !got.isFloat()) continue;
+          if (got.f.size() != want.f.size())
+            return Error{"the written model's output " + std::to_string(o) + " has another shape"};
+          sums[o].add(want.f.data(), got.f.data(), want.f.size());
+        }
+      }
+      for (size_t o = 0; o < sums.size(); ++o) {
+        double db = sums[o].sqnrDb();
+        spdlog::info("written model: output {}: SQNR {:.2f} dB on {} held-out inputs", o, db,
+                     holdout.size());
+        if (!(db >= flags.min_sqnr))
+          return Error{"the written model's output " + std::to_string(o) + " has an SQNR of " +
+                       fmt::format("{:.2f}", db) + " dB on " + std::to_string(holdout.size()) +
+                       " held-out inputs, below --min-sqnr " + fmt::format("{:g}", flags.min_sqnr) +
+                       ": not written"};
+      }
+      return true;
+    };
+    auto verify = [&](const std::string& written) -> Expected<bool> {
+      auto model = loadGraphModule(written, onnx::TraceOptions{});
+      if (!model) return Error{"the written model does not load: " + model.error()};
+      return within_floor(*model.value());
+    };
+    if (flags.output.path == "-") {  // a stream cannot be read back: the graph written is checked
+      auto kept = within_floor(gm);
+      if (!kept) return fail(kept.error());
+    }
+    auto written = writeOutput(gm, flags.output, path, verify);
     if (!written) return fail(written.error());
   }
   if (json) {
@@ -359,7 +403,11 @@ Runner addQuantizeCommand(CLI::App& app) {
                 "fold the weight Q/DQ of a model back from training into int8 initializers");
   cmd->add_flag("--report", flags->report,
                 "per-tensor scale, zero point, SQNR; per-output SQNR, cosine, max error");
-  cmd->add_option("--holdout", flags->holdout, "held-out random inputs for the report (default 8)");
+  cmd->add_option("--holdout", flags->holdout,
+                  "held-out random inputs for the report and the written-model check (default 8)");
+  cmd->add_option("--min-sqnr", flags->min_sqnr,
+                  "the written model, run again, must keep every output's SQNR in dB against "
+                  "the float model at least this high, or it is not written (default 10)");
   cmd->add_option("--format", flags->format, "text or json (the report as JSON)")
       ->check(CLI::IsMember({"text", "json"}));
   addViewFlags(*cmd, flags->views);

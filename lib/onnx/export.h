@@ -1,6 +1,7 @@
 // IR → ONNX: a GraphModule back to a ModelProto, and writing it safely.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct SaveOptions {
   // Run ONNX's checker on what was written (the file as ONNX's loader reads it, external data
   // included) before it takes its name; a stream or device is checked in memory before writing.
   bool check = false;
+  // Reads back what was written (the temporary file, before it takes its name) and says whether
+  // it may stay; not called for a stream or device.
+  std::function<Expected<bool>(const std::string& written)> verify;
 };
 
 // Writes to `path` through an OutputFile (ir/output_file.h: "-" is stdout, a regular file is

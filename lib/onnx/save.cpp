@@ -149,8 +149,9 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     const auto& deferred = model.deferred[static_cast<size_t>(i)];
     if (deferred) file.write(deferred->bytes(), deferred->byteSize());
   }
-  if (options.check && !file.pendingPath().empty()) {
-    auto checked = checkModelFile(file.pendingPath());
+  if (!file.pendingPath().empty()) {
+    auto checked = options.check ? checkModelFile(file.pendingPath()) : Expected<bool>(true);
+    if (checked && options.verify) checked = options.verify(file.pendingPath());
     if (!checked) {
       if (!data_path.empty()) ::unlink(data_path.c_str());  // nothing of a rejected model stays
       return checked;

@@ -4,9 +4,13 @@
 # calibration samples, MinMax: output SQNR >= 30 dB and cosine >= 0.999 on held-out inputs;
 # per-tensor weights measurably worse); a QAT model converted with --convert computes what the
 # PTQ model computes; a directory of .npy files calibrates.
-#   quantize.sh FXC
+# A grouped ConvTranspose quantizes with ort-cpu's int32 bias (its scales per output channel
+# c = s_in · s_w[c mod Cout/group]) to a model that runs and stays near the float model, element by
+# element; a model whose SQNR falls below --min-sqnr is not written.
+#   quantize.sh FXC NPY_COMPARE
 set -u
 fxc=$1
+compare=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -62,4 +66,23 @@ npy "$work/calib/b.npy" '<f4' '(2, 3, 64, 64)' $((2 * 3 * 64 * 64 * 4))
 "$fxc" quantize testdata/models/resnet18_narrow.onnx --calibration "$work/calib" -o "$work/dir.onnx" \
   2>"$work/err" || fail "calibration from a directory: $(cat "$work/err")"
 grep -q "calibrate (minmax, 3 samples)" "$work/err" || fail "a batch file is not split: $(cat "$work/err")"
+
+# Grouped ConvTranspose (group 2, 6 output channels, 3 weight scales): the int32 bias reads the
+# scale of its channel's slice. Before, it read past the 3 scales: the model did not run in fxc and
+# ONNX Runtime answered [0.562, -0.011, 0.878] for [-2.296, 1.055, 0.766].
+deconv=testdata/models/deconv_linear_bn.onnx
+"$fxc" quantize -q "$deconv" --preset ort-cpu -o "$work/deconv.onnx" --check || fail "deconv: quantize"
+"$fxc" run -q "$deconv" --output-dir "$work/deconv_float" >/dev/null || fail "deconv: float run"
+"$fxc" run -q "$work/deconv.onnx" --output-dir "$work/deconv_int8" >/dev/null ||
+  fail "deconv: the quantized model does not run"
+# int8 against float, every element: within 0.1 (the outputs are of order 1).
+"$compare" "$work/deconv_int8/y.npy" "$work/deconv_float/y.npy" 0.1 0 >"$work/cmp.txt" ||
+  fail "deconv: the quantized model is not near the float one: $(cat "$work/cmp.txt")"
+# The written model is run again: below the floor, nothing is written, exit 1, one line.
+"$fxc" quantize -q "$deconv" --preset ort-cpu -o "$work/floor.onnx" --min-sqnr 200 2>"$work/err"
+[ $? = 1 ] || fail "--min-sqnr 200 did not exit 1"
+[ "$(wc -l <"$work/err")" = 1 ] && grep -q "below --min-sqnr 200: not written" "$work/err" ||
+  fail "--min-sqnr: $(cat "$work/err")"
+[ ! -e "$work/floor.onnx" ] && [ -z "$(find "$work" -name '*.tmp*')" ] ||
+  fail "a model below --min-sqnr was left behind"
 echo ok
