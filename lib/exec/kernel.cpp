@@ -70,6 +70,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addReductionKernels(table);
     addLossKernels(table);
     addResizeKernels(table);
+    addRecurrentKernels(table);
     addQuantizationKernels(table);
     return table;
   }();

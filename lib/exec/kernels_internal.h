@@ -16,6 +16,7 @@ void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmu
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
 void addResizeKernels(KernelTable& table);
+void addRecurrentKernels(KernelTable& table);  // LSTM, GRU, RNN
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).

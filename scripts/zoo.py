@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""The model zoo: real architectures with random weights, exported by torch.onnx in both of its
+modes (its defaults, which fold constants; and training=PRESERVE with do_constant_folding=False),
+each run by `fxc run` and compared with PyTorch's own output on the same input.
+
+For each model and mode, one row: nodes in the export, whether fxc runs it, and its max abs error
+relative to the output's range (target: <= 1e-4), or the one-line refusal. A row whose numbers
+differ is a WRONG row; the exit status is 1 if any row is wrong (a refusal is not wrong).
+Needs `scripts/setup.sh torch` (Debian's python3-torch, torchvision, onnx); not run by CI.
+
+  scripts/zoo.py [--only NAME,...] [--modes fold,preserve] [--fxc build/fxc] [--dir build/zoo]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+import torch
+import torchvision
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def non_trivial(model):
+    """Random BatchNorm statistics, and no zero-initialized layer (torchvision zeroes some heads)."""
+    gen = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+                m.running_mean.copy_(torch.randn(m.running_mean.shape, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.running_var.shape, generator=gen) + 0.5)
+        for p in model.parameters():
+            if p.abs().sum() == 0:
+                p.copy_(torch.randn(p.shape, generator=gen) * 0.05)
+    return model
+
+
+def vision(name, size=224):
+    def make():
+        return non_trivial(getattr(torchvision.models, name)()), (torch.randn(1, 3, size, size),)
+    return make
+
+
+def transformer(kind, norm_first):
+    def make():
+        layer_type = torch.nn.TransformerEncoderLayer if kind == "encoder" else torch.nn.TransformerDecoderLayer
+        # Sequence first: torch 1.13's batch-first fast path has no ONNX export.
+        layer = layer_type(64, 4, 128, dropout=0.0, norm_first=norm_first)
+        if kind == "encoder":
+            model = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            return non_trivial(model), (torch.randn(16, 2, 64),)
+        model = torch.nn.TransformerDecoder(layer, 2)
+        return non_trivial(model), (torch.randn(16, 2, 64), torch.randn(12, 2, 64))
+    return make
+
+
+def recurrent(cell, bidirectional, layers):
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = getattr(torch.nn, cell)(32, 48, layers, batch_first=True,
+                                               bidirectional=bidirectional)
+            self.head = torch.nn.Linear(48 * (2 if bidirectional else 1), 10)
+
+        def forward(self, x):
+            y, _ = self.rnn(x)
+            return self.head(y)
+
+    def make():
+        return non_trivial(Net()), (torch.randn(2, 7, 32),)
+    return make
+
+
+MODELS = {
+    "resnet18": vision("resnet18"),
+    "resnext50_32x4d": vision("resnext50_32x4d"),
+    "wide_resnet50_2": vision("wide_resnet50_2"),
+    "mobilenet_v2": vision("mobilenet_v2"),
+    "mobilenet_v3_large": vision("mobilenet_v3_large"),
+    "efficientnet_b0": vision("efficientnet_b0"),
+    "efficientnet_v2_s": vision("efficientnet_v2_s"),
+    "regnet_y_400mf": vision("regnet_y_400mf"),
+    "mnasnet0_5": vision("mnasnet0_5"),
+    "shufflenet_v2_x0_5": vision("shufflenet_v2_x0_5"),
+    "squeezenet1_1": vision("squeezenet1_1"),
+    "densenet121": vision("densenet121"),
+    "googlenet": vision("googlenet"),
+    "inception_v3": vision("inception_v3", 299),
+    "convnext_tiny": vision("convnext_tiny"),
+    "vit_b_16": vision("vit_b_16"),
+    "swin_t": vision("swin_t"),
+    "transformer_encoder": transformer("encoder", False),
+    "transformer_encoder_norm_first": transformer("encoder", True),
+    "transformer_decoder": transformer("decoder", False),
+    "transformer_decoder_norm_first": transformer("decoder", True),
+    "lstm_bidirectional_2": recurrent("LSTM", True, 2),
+    "gru_bidirectional_2": recurrent("GRU", True, 2),
+}
+
+
+def export(model, inputs, path, mode):
+    names = [f"input{k}" for k in range(len(inputs))]
+    kwargs = dict(opset_version=13, input_names=names, output_names=["output"])
+    if mode == "preserve":
+        kwargs.update(training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False)
+    torch.onnx.export(model, inputs, path, **kwargs)
+    return names
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", default="")
+    parser.add_argument("--modes", default="fold,preserve")
+    parser.add_argument("--fxc", default=os.path.join(ROOT, "build", "fxc"))
+    parser.add_argument("--dir", default=os.path.join(ROOT, "build", "zoo"))
+    parser.add_argument("--tolerance", type=float, default=1e-4)
+    args = parser.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    names = [n for n in args.only.split(",") if n] or list(MODELS)
+    torch.manual_seed(0)
+    wrong = 0
+    print("| model | export | nodes | fxc | max abs error / range |")
+    print("| --- | --- | --- | --- | --- |")
+    for name in names:
+        for mode in args.modes.split(","):
+            torch.manual_seed(0)
+            model, inputs = MODELS[name]()
+            model.eval()
+            path = os.path.join(args.dir, f"{name}.{mode}.onnx")
+            with torch.no_grad():
+                want = model(*inputs)
+                want = (want[0] if isinstance(want, tuple) else want).numpy()
+                try:
+                    input_names = export(model, inputs, path, mode)
+                except Exception as error:  # torch.onnx cannot: not fxc's row to judge
+                    print(f"| {name} | {mode} | - | not exported | {str(error).splitlines()[0][:100]} |")
+                    continue
+            nodes = len(onnx.load(path, load_external_data=False).graph.node)
+            with tempfile.TemporaryDirectory() as work:
+                command = [args.fxc, "run", "-q", path, "--output-dir", work]
+                for k, (input_name, value) in enumerate(zip(input_names, inputs)):
+                    np.save(os.path.join(work, f"in{k}.npy"), value.numpy())
+                    command += ["--input", f"{input_name}={os.path.join(work, f'in{k}.npy')}"]
+                run = subprocess.run(command, capture_output=True, text=True)
+                if run.returncode != 0:
+                    status, error = "refused", run.stderr.strip().splitlines()[-1][:120]
+                else:
+                    got = np.load(os.path.join(work, "output.npy"))
+                    span = float(want.max() - want.min()) or 1.0
+                    relative = float(np.abs(got.astype(np.float64) - want).max()) / span \
+                        if got.shape == want.shape else float("inf")
+                    status = "runs" if relative <= args.tolerance else "WRONG"
+                    error = f"{relative:.2g}"
+                    wrong += status == "WRONG"
+            print(f"| {name} | {mode} | {nodes} | {status} | {error} |", flush=True)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
