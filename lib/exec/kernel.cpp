@@ -71,6 +71,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addLossKernels(table);
     addResizeKernels(table);
     addRecurrentKernels(table);
+    addScatterKernels(table);
     addQuantizationKernels(table);
     return table;
   }();

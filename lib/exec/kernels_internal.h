@@ -17,6 +17,7 @@ void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
 void addResizeKernels(KernelTable& table);
 void addRecurrentKernels(KernelTable& table);  // LSTM, GRU, RNN
+void addScatterKernels(KernelTable& table);    // GatherND, ScatterND, ScatterElements
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
