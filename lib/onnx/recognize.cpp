@@ -261,6 +261,24 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
   return table;
 }
 
+// Removes the tensor at dotted `path`, then each container ("Module") above it left empty.
+void removeTensorAndEmptyContainers(ir::GraphModule& gm, std::string path) {
+  size_t dot = path.rfind('.');
+  ir::Module* owner = dot == std::string::npos ? &gm.root() : gm.findModule(path.substr(0, dot));
+  // An op's module keeps its own tensors, even one a get_attr also read.
+  if (!owner || (owner != &gm.root() && owner->type() != "Module")) return;
+  if (!owner->removeTensor(path.substr(dot == std::string::npos ? 0 : dot + 1))) return;
+  while (dot != std::string::npos) {
+    path = path.substr(0, dot);
+    const ir::Module* module = gm.findModule(path);
+    if (!module || module->type() != "Module" || !module->tensors().empty() ||
+        !module->children().empty())
+      return;
+    gm.removeModule(path);
+    dot = path.rfind('.');
+  }
+}
+
 }  // namespace
 
 std::string candidateModuleType(const std::vector<std::string>& op_types, bool has_constant) {
@@ -339,6 +357,29 @@ ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate,
   }
   record.value = recordedValueName(*anchor);
 
+  // The ops go first, with the constants only they read (and the containers those leave empty):
+  // the module then takes its scope's path, not a suffixed one beside leftovers.
+  ir::Graph& graph = gm.graph();
+  ir::Node* call;
+  {
+    auto guard = graph.insertingBefore(anchor);
+    std::vector<ir::Argument> call_args(args.begin(), args.end());
+    call = graph.callModule(path, std::move(call_args));
+  }
+  call->meta.dtype = anchor->meta.dtype;
+  call->meta.shape = anchor->meta.shape;
+  call->meta.value_name = record.value;
+  call->meta.source_ops = static_cast<int>(record.protos.size());
+  call->meta.source = std::move(record);
+  anchor->replaceAllUsesWith(call);
+  for (auto it = members.rbegin(); it != members.rend(); ++it) graph.eraseNode(*it);
+  for (ir::Node* constant : match->constant_nodes) {
+    if (!constant->users().empty()) continue;
+    std::string target = constant->target();
+    graph.eraseNode(constant);
+    removeTensorAndEmptyContainers(gm, target);
+  }
+
   std::string module_path = path;
   const ir::Module* existing = gm.findModule(path);
   bool repeat = existing && existing->type() == type && existing->children().empty() &&
@@ -352,31 +393,7 @@ ir::Node* recognizeModule(ir::GraphModule& gm, const std::string& candidate,
     module->attributes() = built->attributes;
     for (const auto& [name, tensor] : tensors) module->setTensor(name, tensor);
   }
-
-  ir::Graph& graph = gm.graph();
-  ir::Node* call;
-  {
-    auto guard = graph.insertingBefore(anchor);
-    std::vector<ir::Argument> call_args(args.begin(), args.end());
-    call = graph.callModule(module_path, std::move(call_args));
-  }
-  call->meta.dtype = anchor->meta.dtype;
-  call->meta.shape = anchor->meta.shape;
-  call->meta.value_name = record.value;
-  call->meta.source_ops = static_cast<int>(record.protos.size());
-  call->meta.source = std::move(record);
-  anchor->replaceAllUsesWith(call);
-  for (auto it = members.rbegin(); it != members.rend(); ++it) graph.eraseNode(*it);
-  // Constants only the ops read are the module's now.
-  for (ir::Node* constant : match->constant_nodes) {
-    if (!constant->users().empty()) continue;
-    std::string target = constant->target();
-    graph.eraseNode(constant);
-    size_t dot = target.rfind('.');
-    ir::Module* owner =
-        dot == std::string::npos ? &gm.root() : gm.findModule(target.substr(0, dot));
-    if (owner) owner->removeTensor(dot == std::string::npos ? target : target.substr(dot + 1));
-  }
+  call->setTarget(module_path);
   return call;
 }
 

@@ -287,6 +287,18 @@ class Tracer {
     } else {
       path = "_tensor_constant" + std::to_string(tensor_constants_++);
     }
+    // A free constant never becomes a tensor of an op's module ("head.bias" beside a Linear
+    // "head" made from a MatMul): the module's kernel would read it as its own bias and add it
+    // a second time. Unless it already is that module's tensor, it goes beside the module.
+    if (gm_->findTensor(path) != constant.tensor) {
+      for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1)) {
+        const ir::Module* owner = gm_->findModule(path.substr(0, dot));
+        if (owner && owner->type() != "Module") {
+          std::replace(path.begin(), path.end(), '.', '_');
+          break;
+        }
+      }
+    }
     std::string base = path;
     for (int n = 1;; ++n) {
       auto existing = gm_->findTensor(path);

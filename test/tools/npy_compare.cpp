@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
     std::printf("shapes differ\n");
     return 1;
   }
-  auto d = fxc::exec::compareValues(got.value(), want.value(), std::atof(argv[3]),
-                                    std::atof(argv[4]));
+  auto d =
+      fxc::exec::compareValues(got.value(), want.value(), std::atof(argv[3]), std::atof(argv[4]));
   std::printf("max abs error %.3g, max rel error %.3g: %s\n", d.max_abs, d.max_rel,
               d.within ? "within" : "BEYOND");
   return d.within ? 0 : 1;

@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""Small copies of the zoo's families that CI guards without torch: a transformer encoder layer,
+a decoder layer, an LSTM and a GRU model (bidirectional, two layers), each exported by torch.onnx
+in both modes (defaults, which fold constants; and training=PRESERVE, do_constant_folding=False:
+the unfolded Linear through a Transpose of its weight). Writes testdata/models/<name>.onnx and,
+in testdata/recorded/, the seeded input and PyTorch's own output as .npy, which the ctest
+`recorded.<name>` compares with `fxc run` element by element.
+
+Needs `scripts/setup.sh torch`. Weights are random (seeded); outputs are recorded, not computed
+by fxc.
+"""
+import os
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = os.path.join(ROOT, "testdata", "models")
+RECORDED = os.path.join(ROOT, "testdata", "recorded")
+
+
+class Recurrent(torch.nn.Module):
+    def __init__(self, cell):
+        super().__init__()
+        self.rnn = getattr(torch.nn, cell)(8, 12, 2, batch_first=True, bidirectional=True)
+        self.head = torch.nn.Linear(24, 5)
+
+    def forward(self, x):
+        y, _ = self.rnn(x)
+        return self.head(y)
+
+
+class Decoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.TransformerDecoderLayer(16, 2, 32, dropout=0.0, norm_first=True)
+        self.memory = torch.nn.Parameter(torch.randn(5, 1, 16))
+
+    def forward(self, x):
+        return self.layer(x, self.memory.expand(-1, x.shape[1], -1))
+
+
+def models():
+    # Sequence first: torch 1.13's batch-first fast path has no ONNX export.
+    yield "transformer_encoder_layer", torch.nn.TransformerEncoderLayer(
+        16, 2, 32, dropout=0.0), torch.randn(6, 2, 16), "fold"
+    yield "transformer_encoder_layer_unfolded", torch.nn.TransformerEncoderLayer(
+        16, 2, 32, dropout=0.0), torch.randn(6, 2, 16), "preserve"
+    yield "transformer_decoder_layer", Decoder(), torch.randn(4, 2, 16), "fold"
+    yield "lstm_bidirectional", Recurrent("LSTM"), torch.randn(2, 5, 8), "fold"
+    yield "gru_bidirectional", Recurrent("GRU"), torch.randn(2, 5, 8), "fold"
+
+
+def randomized(model):
+    """Every parameter random: torch initializes some biases to zeros, and torch.onnx then
+    shares one initializer between them."""
+    gen = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.3)
+    return model
+
+
+def main():
+    os.makedirs(RECORDED, exist_ok=True)
+    for name, model, x, mode in models():
+        torch.manual_seed(0)
+        randomized(model).eval()
+        with torch.no_grad():
+            y = model(x)
+        kwargs = dict(opset_version=13, input_names=["x"], output_names=["y"])
+        if mode == "preserve":
+            kwargs.update(training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False)
+        torch.onnx.export(model, (x,), os.path.join(MODELS, name + ".onnx"), **kwargs)
+        np.save(os.path.join(RECORDED, name + ".x.npy"), x.numpy())
+        np.save(os.path.join(RECORDED, name + ".y.npy"), y.numpy())
+        print(name, tuple(y.shape))
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    main()
