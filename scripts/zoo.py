@@ -146,7 +146,8 @@ def main():
                     command += ["--input", f"{input_name}={os.path.join(work, f'in{k}.npy')}"]
                 run = subprocess.run(command, capture_output=True, text=True)
                 if run.returncode != 0:
-                    status, error = "refused", run.stderr.strip().splitlines()[-1][:120]
+                    lines = run.stderr.strip().splitlines() or [f"exit status {run.returncode}"]
+                    status, error = "refused", lines[-1].replace(path + ": ", "")[:120]
                 else:
                     got = np.load(os.path.join(work, "output.npy"))
                     span = float(want.max() - want.min()) or 1.0

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,8 @@ std::string compare(const exec::Value& got, const exec::Value& want) {
 int main(int argc, char** argv) {
   bool verbose = false;
   double min_pass = 0;  // --min-pass PCT: also fail when fewer than PCT percent pass
+  std::string expect;   // --expect FILE: every test named there (one per line) must pass
+  std::string write;    // --write-passing FILE: the names of the tests that pass, for --expect
   std::vector<std::string> tests;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -79,6 +82,14 @@ int main(int argc, char** argv) {
     }
     if (arg == "--min-pass" && a + 1 < argc) {
       min_pass = std::atof(argv[++a]);
+      continue;
+    }
+    if (arg == "--expect" && a + 1 < argc) {
+      expect = argv[++a];
+      continue;
+    }
+    if (arg == "--write-passing" && a + 1 < argc) {
+      write = argv[++a];
       continue;
     }
     if (exists(arg + "/model.onnx")) {
@@ -91,6 +102,7 @@ int main(int argc, char** argv) {
   }
   int passed = 0, failed = 0, unsupported = 0, untraceable = 0;
   std::map<std::string, int> missing;
+  std::set<std::string> passing;  // test names (the directory's last component)
   for (const auto& dir : tests) {
     auto loaded = fxc::onnx::loadModel(dir + "/model.onnx");
     auto traced = loaded ? fxc::onnx::trace(loaded.take(), {})
@@ -124,7 +136,12 @@ int main(int argc, char** argv) {
           ++missing[std::string("unsupported: test data (") + error.what() + ")"];
           break;
         }
-        auto outputs = interpreter.run(std::move(inputs));
+        Expected<std::vector<exec::Value>> outputs = Error{""};
+        try {
+          outputs = interpreter.run(std::move(inputs));
+        } catch (const InternalError& error) {  // a bug of fxc's: a failure, never a skip
+          throw exec::ExecError(std::string("internal error: ") + error.what());
+        }
         if (!outputs) {
           if (outputs.error().find("unsupported") != std::string::npos) {
             skipped = true;
@@ -148,7 +165,7 @@ int main(int argc, char** argv) {
     if (skipped)
       ++unsupported;
     else if (ok)
-      ++passed;
+      ++passed, passing.insert(dir.substr(dir.rfind('/') + 1));
     else
       ++failed;
   }
@@ -160,6 +177,24 @@ int main(int argc, char** argv) {
     for (const auto& [op, count] : missing)
       std::printf("  unsupported: %s (%d)\n", op.c_str(), count);
   }
+  if (!write.empty()) {
+    std::ofstream out(write);
+    for (const auto& name : passing) out << name << "\n";
+  }
+  int regressions = 0;
+  if (!expect.empty()) {
+    std::ifstream in(expect);
+    if (!in) {
+      std::printf("cannot read %s\n", expect.c_str());
+      return 1;
+    }
+    for (std::string name; std::getline(in, name);) {
+      if (name.empty() || passing.count(name)) continue;
+      std::printf("REGRESSION %s: passed before, does not pass now\n", name.c_str());
+      ++regressions;
+    }
+  }
+  if (regressions) return 1;
   if (total && 100.0 * passed / total < min_pass) {
     std::printf("fewer than %.0f%% pass\n", min_pass);
     return 1;
