@@ -44,6 +44,12 @@ Expected<PassResult> calibrate(ir::GraphModule& gm,
                                const std::vector<std::vector<exec::Value>>& samples,
                                const CalibrationOptions& options);
 
+// The calibration thresholds over a histogram of |x| (bins of equal width over [0, amax]):
+// the smallest bin edge below which `percentile` percent of the counts lie; and TensorRT's
+// entropy threshold (the clip with the least KL divergence after merging into 128 levels).
+float percentileThreshold(const std::vector<double>& histogram, float amax, double percentile);
+float entropyThreshold(const std::vector<double>& histogram, float amax);
+
 // A float32 tensor of `values` (scalar when dims is empty) and an integer one of `dtype`.
 std::shared_ptr<ir::Tensor> floatTensor(const std::vector<float>& values,
                                         std::vector<int64_t> dims);

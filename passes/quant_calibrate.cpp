@@ -71,17 +71,20 @@ class Calibrator : public exec::Interpreter {
   bool histograms_;
 };
 
-// The smallest threshold below which `percentile` percent of |x| lies.
-float percentileThreshold(const Stats& s, double percentile) {
+}  // namespace
+
+float percentileThreshold(const std::vector<double>& histogram, float amax, double percentile) {
   double total = 0;
-  for (double c : s.histogram) total += c;
-  double seen = 0, width = s.amax / static_cast<double>(s.histogram.size());
-  for (size_t k = 0; k < s.histogram.size(); ++k) {
-    seen += s.histogram[k];
+  for (double c : histogram) total += c;
+  double seen = 0, width = amax / static_cast<double>(histogram.size());
+  for (size_t k = 0; k < histogram.size(); ++k) {
+    seen += histogram[k];
     if (seen >= total * percentile / 100) return static_cast<float>((k + 1) * width);
   }
-  return s.amax;
+  return amax;
 }
+
+namespace {
 
 // TensorRT's entropy calibration (as MXNet implements it): for each candidate threshold i bins
 // wide, P is the histogram clipped there (outliers folded into the last bin) and Q the same bins
@@ -96,15 +99,17 @@ void smooth(std::vector<double>& d) {
   for (double& v : d) v = v == 0 ? eps : v - take;
 }
 
-float entropyThreshold(const Stats& s) {
-  const size_t levels = 128, bins = s.histogram.size();
-  if (bins <= levels) return s.amax;
-  double width = s.amax / static_cast<double>(bins);
+}  // namespace
+
+float entropyThreshold(const std::vector<double>& histogram, float amax) {
+  const size_t levels = 128, bins = histogram.size();
+  if (bins <= levels) return amax;
+  double width = amax / static_cast<double>(bins);
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = bins;
   for (size_t i = levels; i <= bins; ++i) {
-    std::vector<double> p(s.histogram.begin(), s.histogram.begin() + static_cast<long>(i));
-    for (size_t k = i; k < bins; ++k) p[i - 1] += s.histogram[k];  // outliers into the last bin
+    std::vector<double> p(histogram.begin(), histogram.begin() + static_cast<long>(i));
+    for (size_t k = i; k < bins; ++k) p[i - 1] += histogram[k];  // outliers into the last bin
     std::vector<double> q(i, 0.0);
     double merge = static_cast<double>(i) / levels;
     for (size_t level = 0; level < levels; ++level) {
@@ -114,7 +119,7 @@ float entropyThreshold(const Stats& s) {
       double sum = 0;
       size_t nonzero = 0;
       for (size_t k = begin; k < end; ++k) {
-        sum += s.histogram[k];
+        sum += histogram[k];
         nonzero += p[k] != 0;
       }
       for (size_t k = begin; k < end; ++k)
@@ -141,6 +146,8 @@ float entropyThreshold(const Stats& s) {
   }
   return static_cast<float>((static_cast<double>(best_i) + 0.5) * width);
 }
+
+namespace {
 
 Expected<bool> runAll(Calibrator& calibrator, const std::vector<std::vector<exec::Value>>& samples,
                       const char* what) {
@@ -195,8 +202,9 @@ Expected<PassResult> calibrate(ir::GraphModule& gm,
     Stats& s = it->second;
     float lo = s.min, hi = s.max;
     if (options.method != "minmax" && s.amax > 0) {
-      float t = options.method == "percentile" ? percentileThreshold(s, options.percentile)
-                                               : entropyThreshold(s);
+      float t = options.method == "percentile"
+                    ? percentileThreshold(s.histogram, s.amax, options.percentile)
+                    : entropyThreshold(s.histogram, s.amax);
       lo = std::max(lo, -t);
       hi = std::min(hi, t);
     }

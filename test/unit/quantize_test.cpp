@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <vector>
+
+#include "passes/quant.h"
 
 using fxc::exec::chooseParams;
 using fxc::exec::dequantizeValue;
@@ -74,4 +77,30 @@ TEST_CASE("SQNR: 10 log10 of signal over noise") {
   CHECK(sqnrDb({1, 1}, {1, 1}) == INFINITY);
   CHECK(sqnrDb({10, 0}, {9, 0}) == doctest::Approx(20.0));  // 100 / 1
   CHECK(sqnrDb({3, 4}, {3, 3}) == doctest::Approx(10 * std::log10(25.0)));
+}
+
+TEST_CASE("percentile calibration: the bin edge below which the percentile of counts lies") {
+  // 10 bins over [0, 10]: cumulative 50, 70, 80, 90, 95, 98, 99, 100, 100, 100 of 100.
+  std::vector<double> h = {50, 20, 10, 10, 5, 3, 1, 1, 0, 0};
+  CHECK(fxc::passes::percentileThreshold(h, 10.0f, 50) == doctest::Approx(1.0));
+  CHECK(fxc::passes::percentileThreshold(h, 10.0f, 90) == doctest::Approx(4.0));
+  CHECK(fxc::passes::percentileThreshold(h, 10.0f, 99) == doctest::Approx(7.0));
+  CHECK(fxc::passes::percentileThreshold(h, 10.0f, 100) == doctest::Approx(8.0));
+  // Twice the range, twice the edge.
+  CHECK(fxc::passes::percentileThreshold(h, 20.0f, 90) == doctest::Approx(8.0));
+}
+
+TEST_CASE("entropy calibration: clips a lone outlier, keeps a spread-out distribution whole") {
+  // 2048 bins over [0, 2048]: a bell over the first 400 bins and one count at the far end.
+  std::vector<double> outlier(2048, 0.0);
+  for (int k = 0; k < 400; ++k) outlier[k] = 1000.0 * std::exp(-(k / 100.0) * (k / 100.0));
+  outlier[2047] = 1;
+  float t = fxc::passes::entropyThreshold(outlier, 2048.0f);
+  CHECK(t >= 128.0f);   // never below the 128 levels
+  CHECK(t <= 600.0f);   // the outlier is clipped, not kept
+  // Uniform over the whole range: clipping anything loses mass, the threshold is the range.
+  std::vector<double> uniform(2048, 5.0);
+  CHECK(fxc::passes::entropyThreshold(uniform, 2048.0f) >= 2040.0f);
+  // At most 128 bins: nothing to merge, the range itself.
+  CHECK(fxc::passes::entropyThreshold(std::vector<double>(100, 1.0), 7.0f) == 7.0f);
 }
