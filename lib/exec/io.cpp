@@ -206,7 +206,11 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
   for (const ir::Node* node : gm.graph()) {
     if (node->op() != ir::Opcode::kPlaceholder) continue;
     Value value;
-    auto given = shapes.find(node->name());
+    // --shape names an input by its ONNX name or by its placeholder's.
+    auto given = shapes.find(node->meta.value_name);
+    if (given == shapes.end()) given = shapes.find(node->name());
+    // Messages say the ONNX name, the one users know.
+    const std::string& label = node->meta.value_name.empty() ? node->name() : node->meta.value_name;
     if (given != shapes.end()) {
       value.shape = given->second;
     } else if (node->meta.shape) {
@@ -216,19 +220,19 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
           continue;
         }
         if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
-          return Error{"input " + node->name() + " has the symbolic dimension '" + dim +
-                       "': give --shape " + node->name() + "=D0,D1,..."};
+          return Error{"input " + label + " has the symbolic dimension '" + dim +
+                       "': give --shape " + label + "=D0,D1,..."};
         value.shape.push_back(std::stoll(dim));
       }
     } else {
-      return Error{"input " + node->name() + " has no declared shape: give --shape " +
-                   node->name() + "=D0,D1,..."};
+      return Error{"input " + label + " has no declared shape: give --shape " + label +
+                   "=D0,D1,..."};
     }
     int64_t n = 0;
     try {
       n = checkedNumel(value.shape);
     } catch (const ExecError& error) {
-      return Error{"input " + node->name() + ": " + error.what()};
+      return Error{"input " + label + ": " + error.what()};
     }
     const std::string& dtype = node->meta.dtype;
     if (dtype.empty() || dtype == "float32" || dtype == "float16") {
@@ -243,7 +247,7 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
                                        : ir::DType::kInt64;
       value.i.assign(static_cast<size_t>(n), 0);
     } else {
-      return Error{"input " + node->name() + " has the unsupported type " + dtype};
+      return Error{"input " + label + " has the unsupported type " + dtype};
     }
     inputs.push_back(std::move(value));
   }
@@ -252,8 +256,9 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
     std::string names;
     for (const ir::Node* node : gm.graph()) {
       if (node->op() != ir::Opcode::kPlaceholder) continue;
-      found = found || node->name() == name;
-      names += (names.empty() ? "" : ", ") + node->name();
+      found = found || node->name() == name || node->meta.value_name == name;
+      names += (names.empty() ? "" : ", ") +
+               (node->meta.value_name.empty() ? node->name() : node->meta.value_name);
     }
     if (!found) return Error{"--shape " + name + ": the model's inputs are " + names};
   }
