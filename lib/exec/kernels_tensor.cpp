@@ -92,10 +92,18 @@ Value castTo(const Value& x, ir::DType to) {
 void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {
-        if (const Value* training = c.optionalInput(2);
-            training && !training->asInts().empty() && training->asInts()[0])
-          throw ExecError("unsupported: Dropout in training mode");
-        return std::vector<Value>{c.input(0)};
+        const Value* training = c.optionalInput(2);
+        if (!training || training->asInts().empty() || !training->asInts()[0])
+          return std::vector<Value>{c.input(0)};
+        // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
+        // input, and a mask that keeps everything. Any other ratio is random: refused.
+        const Value* ratio = c.optionalInput(1);
+        if (!ratio || ratio->numel() != 1 || (ratio->isFloat() ? ratio->f[0] : 1.0f) != 0.0f)
+          throw ExecError("unsupported: Dropout in training mode with a nonzero ratio");
+        const Value& x = c.input(0);
+        Value mask = Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
+                                 ir::DType::kBool);
+        return std::vector<Value>{x, std::move(mask)};
       });
   add(t, {"onnx.Shape"}, [](const KernelContext& c) {
     const auto& shape = c.input(0).shape;
