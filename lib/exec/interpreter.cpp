@@ -37,6 +37,16 @@ bool takesNative(Backend backend, const std::string& key) {
 
 }  // namespace
 
+std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const ir::Node& node,
+                                               std::vector<const Value*> inputs) {
+  const auto& table = referenceKernels();
+  auto it = node.op() == ir::Opcode::kCallFunction ? table.find(node.target()) : table.end();
+  if (it == table.end()) return std::nullopt;
+  std::any state;
+  KernelContext context(node, nullptr, std::move(inputs), nullptr, gm.opset, &state);
+  return it->second(context);
+}
+
 Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend) : gm_(gm), backend_(backend) {
   const auto& table = tableFor(backend);
   for (const ir::Node* node : gm_.graph()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <any>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,12 @@ enum class Backend {
   kReference,  // the reference kernels only
   kCudnn,      // values on a CUDA device: cuDNN/cuBLAS kernels, the CPU ones for the rest
 };
+
+// Runs one call_function node of `gm` with the reference kernels on `inputs` (nullptr where an
+// argument is None): constant folding's evaluator, the same kernel a reference run uses. Throws
+// ExecError for what the kernel refuses; nullopt when the target has no kernel.
+std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const ir::Node& node,
+                                               std::vector<const Value*> inputs);
 
 class Interpreter {
  public:

@@ -111,4 +111,35 @@ Value fromTensor(const ir::Tensor& tensor) {
   return v;
 }
 
+std::shared_ptr<ir::Tensor> toTensor(const Value& value) {
+  auto tensor = std::make_shared<ir::Tensor>();
+  tensor->dtype = value.dtype;
+  tensor->dims = value.shape;
+  std::string bytes;
+  auto pack = [&](auto element) {
+    using T = decltype(element);
+    bytes.resize(value.i.size() * sizeof(T));
+    for (size_t k = 0; k < value.i.size(); ++k) {
+      T v = static_cast<T>(value.i[k]);
+      std::memcpy(bytes.data() + k * sizeof(T), &v, sizeof(T));
+    }
+  };
+  switch (value.dtype) {
+    case ir::DType::kFloat32:
+      if (value.native) return nullptr;
+      bytes.assign(reinterpret_cast<const char*>(value.f.data()), value.f.size() * sizeof(float));
+      break;
+    case ir::DType::kInt64: pack(int64_t{}); break;
+    case ir::DType::kInt32: pack(int32_t{}); break;
+    case ir::DType::kInt8: pack(int8_t{}); break;
+    case ir::DType::kUInt8:
+    case ir::DType::kBool: pack(uint8_t{}); break;
+    default: return nullptr;
+  }
+  if (static_cast<int64_t>(bytes.size()) != value.numel() * static_cast<int64_t>(ir::dtypeSize(value.dtype)))
+    return nullptr;
+  tensor->setBytes(std::move(bytes));
+  return tensor;
+}
+
 }  // namespace fxc::exec

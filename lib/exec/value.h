@@ -55,7 +55,10 @@ std::string shapeText(const std::vector<int64_t>& shape);
 // memory. Throws ExecError naming the shape.
 int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype = ir::DType::kFloat32);
 
-// A constant tensor of the module tree as a runtime value (copies; float32/64, ints, bool).
+// A constant tensor of the module tree as a runtime value (copies; float32, ints, bool).
 Value fromTensor(const ir::Tensor& tensor);
+// A runtime value as a constant tensor of its own dtype (float32, int64/32, int8, uint8, bool),
+// or nullptr for a dtype a tensor would not hold exactly.
+std::shared_ptr<ir::Tensor> toTensor(const Value& value);
 
 }  // namespace fxc::exec

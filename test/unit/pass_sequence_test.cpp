@@ -1,4 +1,4 @@
-// Random sequences of 1–4 of the fusion passes on every repository model (and on models made to
+// Random sequences of 1–4 of the fusion and simplification passes on every repository model (and on models made to
 // tempt them: Conv → Relu → BatchNormalization), each result run on the CPU backend and compared,
 // after every pass, with the oracle: the model as written, op by op (no recognition), on the
 // reference kernels. A pass that computes another function than the model fails here, whatever
@@ -89,8 +89,8 @@ std::unique_ptr<ir::GraphModule> traced(const std::string& bytes, bool recognize
 
 void checkSequences(const std::string& label, const std::string& bytes, int sequences,
                     std::mt19937& rng) {
-  const std::vector<std::string> names = {"conv-bn", "conv-relu", "conv-add-relu", "dce",
-                                          "identity"};
+  const std::vector<std::string> names = {"conv-bn",  "conv-relu", "conv-add-relu", "dce",
+                                          "identity", "const-fold", "cse",          "simplify"};
   auto oracle = traced(bytes, false);
   auto inputs = fxc::exec::randomInputs(*oracle, 1, {}, 0);
   REQUIRE_MESSAGE(inputs.ok(), label << ": " << inputs.error());
@@ -102,9 +102,11 @@ void checkSequences(const std::string& label, const std::string& bytes, int sequ
   std::uniform_int_distribution<size_t> pick(0, names.size() - 1);
   std::uniform_int_distribution<int> length(1, 4);
   for (int s = 0; s < sequences; ++s) {
-    // The first sequence is the one that once folded a BatchNorm across a fused ReLU.
+    // The first sequence is the one that once folded a BatchNorm across a fused ReLU; the second
+    // simplifies (constant folding, cse) wherever the model allows.
     std::vector<std::string> sequence = {"conv-relu", "conv-bn"};
-    if (s > 0) {
+    if (s == 1) sequence = {"simplify"};
+    if (s > 1) {
       sequence.clear();
       for (int k = length(rng); k > 0; --k) sequence.push_back(names[pick(rng)]);
     }
@@ -140,6 +142,6 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
     if (entry.path().stem() == "external_data") continue;  // its tensors are in a side file
     std::ifstream file(entry.path(), std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    checkSequences(entry.path().filename().string(), bytes, 3, rng);
+    checkSequences(entry.path().filename().string(), bytes, 4, rng);
   }
 }
