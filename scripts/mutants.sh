@@ -50,7 +50,8 @@ while IFS=$'\t' read -r file old new what; do
   if ! (cd "$scratch" && ./scripts/build.sh build >/dev/null 2>&1); then
     caught="the build"
   else
-    failed=$(cd "$scratch/build" && ctest -j2 2>/dev/null | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | head -4 | paste -sd, -)
+    failed=$(cd "$scratch/build" && { ctest -j2 2>/dev/null || true; } |
+      sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | head -4 | paste -sd, -)
     caught=${failed:-}
   fi
   mv "$scratch/$file.orig" "$scratch/$file"
