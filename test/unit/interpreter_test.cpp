@@ -1,0 +1,128 @@
+// The interpreter's contracts and kernels checked against properties that need no second
+// implementation: a reverse RNN over a batch entry's first L steps is the forward RNN over those
+// steps reversed; float64 is refused, never computed in float32.
+#include "exec/interpreter.h"
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include <random>
+
+#include "onnx/load.h"
+#include "onnx/trace.h"
+
+namespace ir = fxc::ir;
+using fxc::exec::Value;
+
+namespace {
+
+// Y, Y_h = RNN(X [seq 4, batch 2, input 2], W, R, B, sequence_lens) in one direction.
+std::unique_ptr<ir::GraphModule> rnnModel(const std::string& direction) {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(14);
+  auto* graph = model.mutable_graph();
+  graph->set_name("rnn");
+  auto input = [&](const std::string& name, std::vector<int64_t> dims, int type) {
+    auto* v = graph->add_input();
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+    for (int64_t d : dims)
+      v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+  };
+  input("x", {4, 2, 2}, onnx::TensorProto::FLOAT);
+  input("lens", {2}, onnx::TensorProto::INT64);
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal(0.0f, 0.6f);
+  auto weight = [&](const std::string& name, std::vector<int64_t> dims) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    int64_t n = 1;
+    for (int64_t d : dims) t->add_dims(d), n *= d;
+    for (int64_t k = 0; k < n; ++k) t->add_float_data(normal(rng));
+  };
+  weight("w", {1, 3, 2});
+  weight("r", {1, 3, 3});
+  weight("b", {1, 6});
+  auto* node = graph->add_node();
+  node->set_op_type("RNN");
+  node->set_name("rnn");
+  for (const char* in : {"x", "w", "r", "b", "lens"}) node->add_input(in);
+  node->add_output("y");
+  node->add_output("y_h");
+  auto* attr = node->add_attribute();
+  attr->set_name("direction");
+  attr->set_type(onnx::AttributeProto::STRING);
+  attr->set_s(direction);
+  auto* hidden = node->add_attribute();
+  hidden->set_name("hidden_size");
+  hidden->set_type(onnx::AttributeProto::INT);
+  hidden->set_i(3);
+  for (const char* out : {"y", "y_h"}) {
+    auto* v = graph->add_output();
+    v->set_name(out);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  }
+  std::string bytes = model.SerializeAsString();
+  auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
+  REQUIRE(loaded.ok());
+  auto gm = fxc::onnx::trace(loaded.take(), {});
+  REQUIRE_MESSAGE(gm.ok(), gm.error());
+  return gm.take();
+}
+
+}  // namespace
+
+TEST_CASE("RNN: reverse over the first L steps is forward over those steps reversed") {
+  // x [seq 4, batch 2, input 2]; batch 0 uses all 4 steps, batch 1 only the first 2.
+  std::vector<float> x(16);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = 0.3f * static_cast<float>(k % 7) - 0.8f;
+  const std::vector<int64_t> lengths = {4, 2};
+  std::vector<float> mirrored(16, 0.0f);  // per batch entry, its first L steps reversed
+  for (int64_t b = 0; b < 2; ++b) {
+    for (int64_t t = 0; t < lengths[static_cast<size_t>(b)]; ++t) {
+      for (int64_t i = 0; i < 2; ++i)
+        mirrored[static_cast<size_t>((t * 2 + b) * 2 + i)] =
+            x[static_cast<size_t>(((lengths[static_cast<size_t>(b)] - 1 - t) * 2 + b) * 2 + i)];
+    }
+  }
+  auto reverse = rnnModel("reverse");
+  auto forward = rnnModel("forward");
+  Value lens = Value::ints({2}, lengths);
+  auto r = fxc::exec::Interpreter(*reverse, fxc::exec::Backend::kReference)
+               .run({Value::floats({4, 2, 2}, x), lens});
+  auto f = fxc::exec::Interpreter(*forward, fxc::exec::Backend::kReference)
+               .run({Value::floats({4, 2, 2}, mirrored), lens});
+  REQUIRE_MESSAGE(r.ok(), r.error());
+  REQUIRE_MESSAGE(f.ok(), f.error());
+  const std::vector<float>& ry = r.value()[0].f;  // [seq 4, 1, batch 2, hidden 3]
+  const std::vector<float>& fy = f.value()[0].f;
+  for (int64_t b = 0; b < 2; ++b) {
+    int64_t length = lengths[static_cast<size_t>(b)];
+    for (int64_t k = 0; k < 3; ++k)  // Y_h: the state after the last step processed
+      CHECK(r.value()[1].f[static_cast<size_t>(b * 3 + k)] ==
+            doctest::Approx(f.value()[1].f[static_cast<size_t>(b * 3 + k)]).epsilon(1e-5));
+    for (int64_t t = 0; t < 4; ++t) {
+      for (int64_t k = 0; k < 3; ++k) {
+        float got = ry[static_cast<size_t>((t * 2 + b) * 3 + k)];
+        if (t >= length) {
+          CHECK(got == 0.0f);  // past the sequence: zero
+        } else {
+          float want = fy[static_cast<size_t>(((length - 1 - t) * 2 + b) * 3 + k)];
+          CHECK(got == doctest::Approx(want).epsilon(1e-5));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("float64 inputs are refused, never computed in float32 and relabelled") {
+  ir::GraphModule gm;
+  ir::Node* x = gm.graph().placeholder("x");
+  x->meta.dtype = "float64";
+  gm.graph().output(ir::Argument(x));
+  auto run = fxc::exec::Interpreter(gm).run({Value::floats({2}, {1.0f, 2.0f})});
+  REQUIRE_FALSE(run.ok());
+  CHECK(run.error().find("float64") != std::string::npos);
+}
