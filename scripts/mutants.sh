@@ -55,6 +55,7 @@ while IFS=$'\t' read -r file old new what; do
     caught=${failed:-}
   fi
   mv "$scratch/$file.orig" "$scratch/$file"
+  touch "$scratch/$file"  # newer than the mutant's objects, so that the next build recompiles it
   if [ -z "$caught" ]; then
     caught="**SURVIVED**"
     survivors=$((survivors + 1))
