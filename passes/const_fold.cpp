@@ -11,6 +11,8 @@
 // export names the initializer as the model named the value. Dead inputs are left to dce.
 #include <spdlog/spdlog.h>
 
+#include <unordered_set>
+
 #include "exec/interpreter.h"
 #include "passes/registry.h"
 
@@ -63,7 +65,9 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   const int64_t max_bytes = options.getInt("max-bytes");
   std::vector<ir::Node*> nodes;
   for (ir::Node* node : gm.graph()) nodes.push_back(node);
+  std::unordered_set<const ir::Node*> erased;  // getitems folded with their producer
   for (ir::Node* node : nodes) {
+    if (erased.count(node)) continue;
     if (node->op() != ir::Opcode::kCallFunction || node->target() == "operator.getitem" ||
         isRandom(node->target()) || ir::isImpure(*node) || node->users().empty())
       continue;
@@ -110,6 +114,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
       get_attr->meta.shape = std::move(dims);
       get_attr->meta.value_name = replaced->meta.value_name;
       replaced->replaceAllUsesWith(get_attr);
+      erased.insert(replaced);
       gm.graph().eraseNode(replaced);
     };
     if (through_getitem) {

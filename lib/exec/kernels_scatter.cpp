@@ -12,11 +12,11 @@ namespace {
 // Copies or combines element `from` of `source` into element `to` of `target` (same dtype).
 class ElementWriter {
  public:
-  ElementWriter(Value& target, const Value& source, const std::string& reduction)
-      : target_(target), source_(source), reduction_(reduction) {
-    if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" &&
-        reduction != "min")
-      throw ExecError("unknown reduction " + reduction);
+  ElementWriter(Value& target, const Value& source, std::string reduction)
+      : target_(target), source_(source), reduction_(std::move(reduction)) {
+    if (reduction_ != "none" && reduction_ != "add" && reduction_ != "mul" && reduction_ != "max" &&
+        reduction_ != "min")
+      throw ExecError("unknown reduction " + reduction_);
     if (target.isFloat() != source.isFloat()) throw ExecError("updates and data differ in type");
   }
   void operator()(int64_t to, int64_t from) const {
@@ -39,7 +39,7 @@ class ElementWriter {
   }
   Value& target_;
   const Value& source_;
-  const std::string& reduction_;
+  const std::string reduction_;  // owned: the attribute may be a temporary
 };
 
 int64_t checkedIndex(int64_t i, int64_t extent) {
