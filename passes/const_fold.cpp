@@ -53,13 +53,6 @@ std::optional<std::vector<exec::Value>> constantInputs(const ir::GraphModule& gm
   return values;
 }
 
-std::string freshPath(const ir::GraphModule& gm, const std::string& base) {
-  std::string path = base;
-  for (int n = 1; gm.findTensor(path) || gm.findModule(path); ++n)
-    path = base + "_" + std::to_string(n);
-  return path;
-}
-
 Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   PassResult result;
   const int64_t max_bytes = options.getInt("max-bytes");
@@ -101,7 +94,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
     }
     auto constant = [&](ir::Node* replaced, const std::shared_ptr<ir::Tensor>& tensor) {
       tensor->source_name = replaced->meta.value_name;
-      std::string path = freshPath(gm, "_folded_" + replaced->name());
+      std::string path = gm.freshPath("_folded_" + replaced->name());
       gm.setTensor(path, tensor);
       ir::Node* get_attr;
       {

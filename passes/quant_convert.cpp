@@ -47,14 +47,6 @@ void substitute(ir::GraphModule& gm, ir::Node* old, ir::Node* replacement) {
   replacement->setName(name);
 }
 
-// A tensor path not yet used: `base`, else base_1, base_2, ...
-std::string freshPath(const ir::GraphModule& gm, const std::string& base) {
-  std::string path = base;
-  for (int n = 1; gm.findTensor(path) || gm.findModule(path); ++n)
-    path = base + "_" + std::to_string(n);
-  return path;
-}
-
 class Converter {
  public:
   Converter(ir::GraphModule& gm, const QuantPreset& preset, bool per_tensor, bool qat)
@@ -112,8 +104,8 @@ class Converter {
     exec::QuantParams p =
         exec::chooseParams(floatsOf(*lo_t).at(0), floatsOf(*hi_t).at(0), range, symmetric);
     ir::DType zp_type = range.min < 0 ? ir::DType::kInt8 : ir::DType::kUInt8;
-    std::string base = freshPath(gm_, input->name() + "_scale");
-    std::string scale_path = base, zp_path = freshPath(gm_, input->name() + "_zero_point");
+    std::string base = gm_.freshPath(input->name() + "_scale");
+    std::string scale_path = base, zp_path = gm_.freshPath(input->name() + "_zero_point");
     gm_.setTensor(scale_path, floatTensor({p.scale}, {}));
     gm_.setTensor(zp_path, intTensor({p.zero_point}, {}, zp_type));
     ir::Node* fq;
@@ -151,9 +143,9 @@ class Converter {
       scales.push_back(params.back().scale);
     }
     std::vector<int64_t> dims = axis < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{count};
-    std::string scale_path = freshPath(gm_, path + "_scale");
+    std::string scale_path = gm_.freshPath(path + "_scale");
     gm_.setTensor(scale_path, floatTensor(scales, dims));
-    std::string zp_path = freshPath(gm_, path + "_zero_point");
+    std::string zp_path = gm_.freshPath(path + "_zero_point");
     gm_.setTensor(zp_path,
                   intTensor(std::vector<int64_t>(scales.size(), 0), dims, ir::DType::kInt8));
     auto guard = gm_.graph().insertingBefore(anchor);
@@ -169,7 +161,7 @@ class Converter {
       return gm_.graph().callFunction(axis < 0 ? kPerTensor : kPerChannel, {source, s, z},
                                       std::move(kwargs));
     }
-    std::string q_path = freshPath(gm_, path + "_quantized");
+    std::string q_path = gm_.freshPath(path + "_quantized");
     gm_.setTensor(q_path, intTensor(quantizeAlong(values, w.dims, axis, params, preset_.weight),
                                     w.dims, ir::DType::kInt8));
     ir::Node* q = gm_.graph().getAttr(q_path);
@@ -228,9 +220,9 @@ class Converter {
         }
         int64_t n = static_cast<int64_t>(bias.size());
         std::string base = node->target() + ".bias";
-        std::string q_path = freshPath(gm_, base + "_quantized"),
-                    s_path = freshPath(gm_, base + "_scale"),
-                    z_path = freshPath(gm_, base + "_zero_point");
+        std::string q_path = gm_.freshPath(base + "_quantized"),
+                    s_path = gm_.freshPath(base + "_scale"),
+                    z_path = gm_.freshPath(base + "_zero_point");
         gm_.setTensor(q_path, intTensor(q, {n}, ir::DType::kInt32));
         gm_.setTensor(s_path, floatTensor(scales, {n}));
         gm_.setTensor(z_path,
@@ -316,7 +308,7 @@ Expected<PassResult> foldWeights(ir::GraphModule& gm, const Options&) {
     std::vector<exec::QuantParams> params;
     for (size_t c = 0; c < scales.size(); ++c) params.push_back({scales[c], zp_value.i[c]});
     ir::Node* source = node->args()[0].toNode();
-    std::string q_path = freshPath(gm, source->target() + "_quantized");
+    std::string q_path = gm.freshPath(source->target() + "_quantized");
     gm.setTensor(q_path, intTensor(quantizeAlong(floatsOf(*w), w->dims, axis, params, range),
                                    w->dims, z->dtype));
     auto guard = gm.graph().insertingBefore(node);

@@ -247,4 +247,10 @@ std::vector<std::pair<std::string, const Module*>> GraphModule::namedModules() c
   return out;
 }
 
+std::string GraphModule::freshPath(const std::string& base) const {
+  std::string path = base;
+  for (int n = 1; findTensor(path) || findModule(path); ++n) path = base + "_" + std::to_string(n);
+  return path;
+}
+
 }  // namespace fxc::ir

@@ -123,6 +123,8 @@ class GraphModule {
   bool removeModule(std::string_view path);
   // "layer1.0.conv1.weight" → that tensor, or nullptr.
   std::shared_ptr<Tensor> findTensor(std::string_view path) const;
+  // A path no tensor or module has yet: `base`, else base_1, base_2, ...
+  std::string freshPath(const std::string& base) const;
   // Registers `tensor` at a dotted path, creating containers as needed.
   void setTensor(std::string_view path, std::shared_ptr<Tensor> tensor);
 
