@@ -1,54 +1,200 @@
 #!/usr/bin/env bash
-# The GPU check, as one script for a machine with a CUDA device (the device tool's H200): builds,
-# runs the backend-ops unit test and the cudnn end-to-end test, then times resnet18 and resnet50
-# on cuDNN at batch 1 and 32, unfused against fused (conv-bn + conv-add-relu + conv-relu), in fp32,
-# tf32 and fp16, and PyTorch's CUDA time for the same networks when torch has CUDA there.
-#   scripts/bench_gpu.sh [--runs N]
-set -euo pipefail
+# The GPU check, as one script for a machine with a CUDA device (the device tool's H200). Steps,
+# each reported as ok or FAIL (a failing step does not hide the later ones; the exit status is 1
+# if any failed):
+#   unit      the backend unit tests: every cuDNN kernel against the reference kernels
+#   e2e       test/cli/cudnn_backend.sh: four CNNs, fp32/tf32/fp16, element-wise against the CPU
+#   models    every testdata model on cuDNN against the CPU, element-wise (CPU fallbacks and the
+#             copies between them), and the outputs PyTorch recorded, on cuDNN
+#   timing    resnet18 and resnet50 at batch 1 and 32 in fp32, tf32 and fp16, unfused against fused
+#             (conv-bn + conv-add-relu + conv-relu); vit_b_16 at batch 1 and 32; then PyTorch's
+#             CUDA time for the same networks (cudnn.benchmark on), where torch has CUDA
+#   scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N]
+#     --build DIR   use the build in DIR (scripts/gpu_bundle.sh packs one, with the libraries it
+#                   needs in DIR/lib): no set-up, no build. Default: set up and build build/
+#     --models DIR  resnet18, resnet50 and vit_b_16 as NAME.onnx, or NAME.skeleton.onnx (weights
+#                   stripped by scripts/onnx_weights.py, filled here). Default: exported with
+#                   Debian's torch into build/big
+set -uo pipefail
 cd "$(dirname "$0")/.."
-runs=${2:-30}
-./scripts/setup.sh  # the models need python3-torch: `scripts/setup.sh torch` where apt can reach Debian
-./scripts/build.sh build
+build="" models="" runs=30
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --models) models=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "usage: scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N]" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$build" ]; then
+  ./scripts/setup.sh torch || exit 1
+  ./scripts/build.sh build -DFXC_CUDNN=ON || exit 1
+  build=build
+fi
+build=$(cd "$build" && pwd)
+fxc=$build/fxc
+export FXC_SOURCE_DIR=$PWD  # the unit tests' testdata, wherever they were built
+[ -d "$build/lib" ] && export LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The CUDA libraries: the loader's own, else the toolkit's folders or a Python wheel's (PyTorch's
+# nvidia-* packages).
+python=""
+for p in python3 /usr/bin/python3; do
+  command -v "$p" >/dev/null && "$p" -c 'import onnx, numpy' 2>/dev/null && { python=$p; break; }
+done
+for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9; do
+  ldconfig -p | grep -q "$lib" && continue
+  found=""
+  for dir in ${LD_LIBRARY_PATH//:/ } /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -e "$dir/$lib" ] && { found=$dir; break; }
+  done
+  if [ -z "$found" ] && [ -n "$python" ]; then
+    for site in $("$python" -c 'import site; print(" ".join(site.getsitepackages()))'); do
+      found=$(find "$site/nvidia" -name "$lib" 2>/dev/null | head -1)
+      [ -n "$found" ] && { found=$(dirname "$found"); break; }
+    done
+  fi
+  if [ -n "$found" ]; then
+    case ":${LD_LIBRARY_PATH:-}:" in *":$found:"*) ;; *) export LD_LIBRARY_PATH=$found${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
+  else
+    echo "bench_gpu: $lib not found"
+  fi
+done
+echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+ldd "$fxc" "$build/libfxc_cudnn.so" | grep 'not found'
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-./build/test/fxc_unit_tests -tc='*backend*,*oneDNN*,*cuDNN*,*fused*,*sgemm*'
-bash test/cli/cudnn_backend.sh build/fxc
-big=build/big
-[ -f "$big/resnet50.onnx" ] || /usr/bin/python3 scripts/export_testdata.py --big "$big" >/dev/null ||
-  { echo "no torch to export the full-size models: timing the narrow ones"; big=testdata/models; }
-printf '%-10s %5s %-9s %12s %12s %8s\n' model batch precision "unfused ms" "fused ms" speedup
-for model in resnet18 resnet50; do
-  file="$big/$model.onnx"
-  [ -f "$file" ] || file=testdata/models/resnet18_narrow.onnx
-  for batch in 1 32; do
-    for precision in fp32 tf32 fp16; do
-      json=$(./build/fxc bench "$file" --backend cudnn --precision "$precision" --batch "$batch" \
-        --pass conv-bn --pass conv-add-relu --pass conv-relu --runs "$runs" --warmup 5 \
-        --format json 2>/dev/null)
-      echo "$json" | /usr/bin/python3 -c '
+failed=()
+step() {  # step NAME COMMAND...: runs it, says ok or FAIL with its time
+  local name=$1 start=$SECONDS
+  shift
+  echo "== $name"
+  if "$@"; then echo "== $name: ok ($((SECONDS - start)) s)"; else
+    echo "== $name: FAIL ($((SECONDS - start)) s)"
+    failed+=("$name")
+  fi
+}
+
+unit() { timeout 600 "$build/test/fxc_unit_tests" -sf='*backend_test.cpp'; }
+step unit unit
+step e2e timeout 600 bash test/cli/cudnn_backend.sh "$fxc" "$build/fxc-npy-compare"
+
+# Every committed model: cuDNN (fp32) against the CPU on the same seeded inputs, element by
+# element within 1e-4 + 1e-3·|cpu|; then the PyTorch-recorded outputs on cuDNN.
+models_step() {
+  local work status=0 m name rc
+  work=$(mktemp -d)
+  for m in testdata/models/*.onnx; do
+    name=$(basename "$m" .onnx)
+    rm -rf "$work/cpu" "$work/gpu"
+    if ! "$fxc" run -q "$m" --output-dir "$work/cpu" >/dev/null 2>"$work/err"; then
+      echo "  $name: not run on the CPU either ($(head -c 150 "$work/err"))"
+      continue
+    fi
+    "$fxc" run "$m" --backend cudnn -v --output-dir "$work/gpu" >/dev/null 2>"$work/err"
+    rc=$?
+    if [ $rc != 0 ]; then
+      echo "  $name: FAIL on cudnn (exit $rc): $(grep -v 'runs on the CPU' "$work/err" | tail -2)"
+      status=1
+      continue
+    fi
+    local fallbacks outputs=0 bad=0
+    fallbacks=$(grep -c 'runs on the CPU' "$work/err")
+    for want in "$work"/cpu/*.npy; do
+      outputs=$((outputs + 1))
+      "$build/fxc-npy-compare" "$work/gpu/$(basename "$want")" "$want" 1e-4 1e-3 >"$work/cmp" 2>&1 ||
+        { bad=$((bad + 1)); sed 's/^/    /' "$work/cmp" | head -4; }
+    done
+    if [ $bad = 0 ]; then echo "  $name: ok, $outputs outputs, $fallbacks nodes on the CPU"; else
+      echo "  $name: FAIL, $bad of $outputs outputs differ from the CPU"
+      status=1
+    fi
+  done
+  for name in transformer_encoder_layer transformer_encoder_layer_unfolded transformer_decoder_layer \
+    lstm_bidirectional gru_bidirectional; do
+    bash test/cli/recorded.sh "$fxc" "$build/fxc-npy-compare" "$name" --backend cudnn >"$work/rec" 2>&1 ||
+      { status=1; echo "  recorded $name: FAIL: $(tail -3 "$work/rec")"; continue; }
+    echo "  recorded $name on cudnn: ok (PyTorch's outputs, 1e-5 + 1e-4·|y|)"
+  done
+  rm -rf "$work"
+  return $status
+}
+step models models_step
+
+# Timing. The full-size models: exported here with Debian's torch, or given (--models).
+timing_step() {
+  local status=0 dir=$models name file json
+  if [ -z "$dir" ]; then
+    dir=build/big
+    for name in resnet18 resnet50 vit_b_16; do
+      [ -f "$dir/$name.onnx" ] || /usr/bin/python3 scripts/export_testdata.py --big "$dir" --names "$name" >/dev/null ||
+        { echo "no torch to export $name"; return 1; }
+    done
+  fi
+  printf '%-10s %5s %-9s %12s %12s %8s\n' model batch precision "unfused ms" "fused ms" speedup
+  for name in resnet18 resnet50 vit_b_16; do
+    file=$dir/$name.onnx
+    if [ ! -f "$file" ] && [ -f "$dir/$name.skeleton.onnx" ]; then
+      file=$(mktemp -d)/$name.onnx
+      "$python" scripts/onnx_weights.py fill "$dir/$name.skeleton.onnx" "$file" >/dev/null || return 1
+    fi
+    [ -f "$file" ] || { echo "$name: no model in $dir"; status=1; continue; }
+    local precisions=(fp32 tf32 fp16)
+    for batch in 1 32; do
+      for precision in "${precisions[@]}"; do
+        json=$(timeout 300 "$fxc" bench "$file" --backend cudnn --precision "$precision" --batch "$batch" \
+          --pass conv-bn --pass conv-add-relu --pass conv-relu --runs "$runs" --warmup 5 \
+          --format json 2>/tmp/bench_gpu.err) ||
+          { echo "$name $batch $precision: FAIL: $(tail -2 /tmp/bench_gpu.err)"; status=1; continue; }
+        echo "$json" | "$python" -c '
 import json, sys
 d = json.load(sys.stdin)
 print("%-10s %5s %-9s %12.3f %12.3f %7.2fx" % (sys.argv[1], sys.argv[2], sys.argv[3],
-      d["unfused"]["median_ms"], d["fused"]["median_ms"], d["speedup"]))' "$model" "$batch" "$precision"
+      d["unfused"]["median_ms"], d["fused"]["median_ms"], d["speedup"]))' "$name" "$batch" "$precision"
+      done
     done
+    # fp16 against fp32 on the full model (fxc run reports it), and what falls back to the CPU.
+    timeout 300 "$fxc" run "$file" --backend cudnn --precision fp16 -v >/tmp/bench_gpu.run 2>/tmp/bench_gpu.err
+    echo "$name: exit $?, $(grep -c 'runs on the CPU' /tmp/bench_gpu.err) nodes on the CPU"
+    grep -hi 'fp16\|fp32\|error' /tmp/bench_gpu.run /tmp/bench_gpu.err | grep -v 'runs on the CPU' | head -5 | sed "s/^/$name: /"
   done
-done
-/usr/bin/python3 - "$runs" <<'PY' || echo "PyTorch with CUDA not available here"
+  return $status
+}
+step timing timing_step
+
+pytorch_step() {
+  local torch_python=""
+  for p in python3 /usr/bin/python3; do
+    command -v "$p" >/dev/null && "$p" -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null &&
+      { torch_python=$p; break; }
+  done
+  [ -n "$torch_python" ] || { echo "PyTorch with CUDA not available here"; return 0; }
+  "$torch_python" - "$runs" <<'PY'
 import sys, time, torch, torchvision
 runs = int(sys.argv[1])
-assert torch.cuda.is_available()
-for name in ("resnet18", "resnet50"):
+torch.backends.cudnn.benchmark = True
+print("pytorch %s, cuDNN %s, cudnn.benchmark on, NCHW" % (torch.__version__, torch.backends.cudnn.version()))
+for name in ("resnet18", "resnet50", "vit_b_16"):
     model = getattr(torchvision.models, name)().eval().cuda()
     for batch in (1, 32):
-        for half in (False, True):
+        for precision in ("fp32", "tf32", "fp16"):
+            torch.backends.cudnn.allow_tf32 = precision == "tf32"
+            torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+            half = precision == "fp16"
             m = model.half() if half else model.float()
             x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=torch.half if half else torch.float)
             with torch.inference_mode():
-                for _ in range(5): m(x)
+                for _ in range(5):
+                    m(x)
                 torch.cuda.synchronize()
                 times = []
                 for _ in range(runs):
-                    t = time.perf_counter(); m(x); torch.cuda.synchronize()
+                    t = time.perf_counter()
+                    m(x)
+                    torch.cuda.synchronize()
                     times.append((time.perf_counter() - t) * 1e3)
             times.sort()
-            print("pytorch %-9s %3d %-5s %.3f ms" % (name, batch, "fp16" if half else "fp32", times[len(times) // 2]))
+            print("pytorch %-10s %5d %-9s %12.3f ms" % (name, batch, precision, times[len(times) // 2]))
 PY
+}
+step pytorch pytorch_step
+if [ ${#failed[@]} -gt 0 ]; then echo "bench_gpu: failed: ${failed[*]}"; exit 1; fi
+echo "bench_gpu: all steps ok"

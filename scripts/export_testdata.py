@@ -7,6 +7,7 @@ torch.onnx does not de-duplicate them.
 
   scripts/export_testdata.py                 # the small committed models
   scripts/export_testdata.py --big DIR       # full-size resnet18/resnet50/mobilenet_v2 for benchmarks
+  scripts/export_testdata.py --big DIR --names resnet50,vit_b_16   # others from torchvision
 Install them with `scripts/setup.sh torch`.
 """
 import argparse
@@ -361,16 +362,16 @@ def bad_models():
     write("missing_external", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor])
 
 
-def big_models(directory):
+def big_models(directory, names):
     import torch
     import torchvision
     os.makedirs(directory, exist_ok=True)
     x = torch.randn(1, 3, 224, 224)
-    for name in ("resnet18", "resnet50", "mobilenet_v2"):
+    for name in names:
         model = getattr(torchvision.models, name)().eval()
         randomize_batchnorm(model, torch)
-        with torch.no_grad():
-            export(torch, model, os.path.join(directory, name + ".onnx"), x, dynamic_batch=True)
+        # Grad enabled: under no_grad, nn.MultiheadAttention takes a fused path torch.onnx cannot export.
+        export(torch, model, os.path.join(directory, name + ".onnx"), x, dynamic_batch=True)
         torchfx_views(torch, model, name) if directory == REFERENCE else None
         print(os.path.join(directory, name + ".onnx"))
 
@@ -378,9 +379,11 @@ def big_models(directory):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", metavar="DIR", help="write full-size resnet18/resnet50/mobilenet_v2 to DIR")
+    parser.add_argument("--names", default="resnet18,resnet50,mobilenet_v2",
+                        help="with --big: the torchvision models to write (default %(default)s)")
     args = parser.parse_args()
     if args.big:
-        big_models(args.big)
+        big_models(args.big, args.names.split(","))
         return
     os.makedirs(MODELS, exist_ok=True)
     os.makedirs(REFERENCE, exist_ok=True)

@@ -12,6 +12,7 @@
 #include "ir/graph_module.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
+#include "test_models.h"
 
 using fxc::exec::Backend;
 using fxc::exec::Interpreter;
@@ -299,8 +300,7 @@ TEST_CASE("every node of the repository's CNNs has a cuDNN kernel (no CPU fallba
   for (const char* stem : {"resnet18_narrow", "mobilenet_v2_narrow", "mobilenet_v3_small_narrow",
                            "squeezenet1_1_narrow"}) {
     CAPTURE(stem);
-    auto loaded =
-        fxc::onnx::loadModel(std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx");
+    auto loaded = fxc::onnx::loadModel(testModelsDir() + "/" + stem + ".onnx");
     REQUIRE(loaded.ok());
     auto traced = fxc::onnx::trace(loaded.take(), {});
     REQUIRE(traced.ok());

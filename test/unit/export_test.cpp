@@ -11,6 +11,7 @@
 
 #include "onnx/load.h"
 #include "onnx/trace.h"
+#include "test_models.h"
 
 namespace {
 
@@ -39,9 +40,7 @@ std::map<std::string, std::string> initializers(const ::onnx::GraphProto& graph)
   return out;
 }
 
-std::string modelPath(const std::string& stem) {
-  return std::string(FXC_SOURCE_DIR) + "/testdata/models/" + stem + ".onnx";
-}
+std::string modelPath(const std::string& stem) { return testModelsDir() + "/" + stem + ".onnx"; }
 
 // Loads and traces a repository model; the test stops if either fails.
 std::unique_ptr<fxc::ir::GraphModule> traceModel(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "onnx/trace.h"
+#include "test_models.h"
 
 using namespace fxc;
 
@@ -29,7 +30,7 @@ std::vector<std::pair<std::string, std::shared_ptr<ir::Tensor>>> allTensors(
 }  // namespace
 
 TEST_CASE("weights left in the mapped file equal the weights protobuf parses") {
-  const std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/resnet18_narrow.onnx";
+  const std::string path = testModelsDir() + "/resnet18_narrow.onnx";
   auto mapped = fxc::onnx::loadModel(path);
   REQUIRE(mapped.ok());
   CHECK(mapped.value().file != nullptr);  // big enough to take the zero-copy path
@@ -57,7 +58,7 @@ TEST_CASE("weights left in the mapped file equal the weights protobuf parses") {
 }
 
 TEST_CASE("a truncated file fails to parse on either path, with one message") {
-  const std::string path = std::string(FXC_SOURCE_DIR) + "/testdata/models/resnet18_narrow.onnx";
+  const std::string path = testModelsDir() + "/resnet18_narrow.onnx";
   std::string bytes = readFile(path).substr(0, 150000);
   auto keep = std::make_shared<std::string>(bytes);
   auto result = fxc::onnx::parseModel(keep->data(), keep->size(), ".", keep);

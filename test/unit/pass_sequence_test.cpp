@@ -18,6 +18,7 @@
 #include "onnx/load.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
+#include "test_models.h"
 
 namespace ir = fxc::ir;
 
@@ -193,8 +194,7 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
   checkSequences("Conv → Relu → BatchNormalization", convReluBatchNorm(), 12, rng, true);
   checkSequences("a constant split, one input transposed two ways", splitAndTransposes(), 8, rng,
                  true);
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(FXC_SOURCE_DIR) + "/testdata/models")) {
+  for (const auto& entry : std::filesystem::directory_iterator(testModelsDir())) {
     if (entry.path().extension() != ".onnx") continue;
     if (entry.path().stem() == "external_data") continue;  // its tensors are in a side file
     std::ifstream file(entry.path(), std::ios::binary);
