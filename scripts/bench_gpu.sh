@@ -9,21 +9,26 @@
 #   timing    resnet18 and resnet50 at batch 1 and 32 in fp32, tf32 and fp16, unfused against fused
 #             (conv-bn + conv-add-relu + conv-relu); vit_b_16 at batch 1 and 32; then PyTorch's
 #             CUDA time for the same networks (cudnn.benchmark on), where torch has CUDA
-#   scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N]
+#   scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N] [--steps LIST] [--timing ROWS]
 #     --build DIR   use the build in DIR (scripts/gpu_bundle.sh packs one, with the libraries it
 #                   needs in DIR/lib): no set-up, no build. Default: set up and build build/
 #     --models DIR  resnet18, resnet50 and vit_b_16 as NAME.onnx, or NAME.skeleton.onnx (weights
 #                   stripped by scripts/onnx_weights.py, filled here). Default: exported with
 #                   Debian's torch into build/big
+#     --steps LIST  some of unit,e2e,models,timing,pytorch (default: all)
+#     --timing ROWS the timing rows as MODEL:BATCH:PRECISION,... (default: every combination)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-build="" models="" runs=30
+build="" models="" runs=30 steps=unit,e2e,models,timing,pytorch rows=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
-    *) echo "usage: scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N]" >&2; exit 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    --timing) rows=$2; shift 2 ;;
+    *) echo "usage: scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N] [--steps LIST] [--timing ROWS]" >&2
+       exit 2 ;;
   esac
 done
 if [ -z "$build" ]; then
@@ -63,9 +68,10 @@ echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
 ldd "$fxc" "$build/libfxc_cudnn.so" | grep 'not found'
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 failed=()
-step() {  # step NAME COMMAND...: runs it, says ok or FAIL with its time
+step() {  # step NAME COMMAND...: runs it (when --steps names it), says ok or FAIL with its time
   local name=$1 start=$SECONDS
   shift
+  case ",$steps," in *",$name,"*) ;; *) return 0 ;; esac
   echo "== $name"
   if "$@"; then echo "== $name: ok ($((SECONDS - start)) s)"; else
     echo "== $name: FAIL ($((SECONDS - start)) s)"
@@ -77,47 +83,7 @@ unit() { timeout 600 "$build/test/fxc_unit_tests" -sf='*backend_test.cpp'; }
 step unit unit
 step e2e timeout 600 bash test/cli/cudnn_backend.sh "$fxc" "$build/fxc-npy-compare"
 
-# Every committed model: cuDNN (fp32) against the CPU on the same seeded inputs, element by
-# element within 1e-4 + 1e-3·|cpu|; then the PyTorch-recorded outputs on cuDNN.
-models_step() {
-  local work status=0 m name rc
-  work=$(mktemp -d)
-  for m in testdata/models/*.onnx; do
-    name=$(basename "$m" .onnx)
-    rm -rf "$work/cpu" "$work/gpu"
-    if ! "$fxc" run -q "$m" --output-dir "$work/cpu" >/dev/null 2>"$work/err"; then
-      echo "  $name: not run on the CPU either ($(head -c 150 "$work/err"))"
-      continue
-    fi
-    "$fxc" run "$m" --backend cudnn -v --output-dir "$work/gpu" >/dev/null 2>"$work/err"
-    rc=$?
-    if [ $rc != 0 ]; then
-      echo "  $name: FAIL on cudnn (exit $rc): $(grep -v 'runs on the CPU' "$work/err" | tail -2)"
-      status=1
-      continue
-    fi
-    local fallbacks outputs=0 bad=0
-    fallbacks=$(grep -c 'runs on the CPU' "$work/err")
-    for want in "$work"/cpu/*.npy; do
-      outputs=$((outputs + 1))
-      "$build/fxc-npy-compare" "$work/gpu/$(basename "$want")" "$want" 1e-4 1e-3 >"$work/cmp" 2>&1 ||
-        { bad=$((bad + 1)); sed 's/^/    /' "$work/cmp" | head -4; }
-    done
-    if [ $bad = 0 ]; then echo "  $name: ok, $outputs outputs, $fallbacks nodes on the CPU"; else
-      echo "  $name: FAIL, $bad of $outputs outputs differ from the CPU"
-      status=1
-    fi
-  done
-  for name in transformer_encoder_layer transformer_encoder_layer_unfolded transformer_decoder_layer \
-    lstm_bidirectional gru_bidirectional; do
-    bash test/cli/recorded.sh "$fxc" "$build/fxc-npy-compare" "$name" --backend cudnn >"$work/rec" 2>&1 ||
-      { status=1; echo "  recorded $name: FAIL: $(tail -3 "$work/rec")"; continue; }
-    echo "  recorded $name on cudnn: ok (PyTorch's outputs, 1e-5 + 1e-4·|y|)"
-  done
-  rm -rf "$work"
-  return $status
-}
-step models models_step
+step models timeout 600 bash test/cli/cudnn_models.sh "$fxc" "$build/fxc-npy-compare"
 
 # Timing. The full-size models: exported here with Debian's torch, or given (--models).
 timing_step() {
@@ -129,20 +95,30 @@ timing_step() {
         { echo "no torch to export $name"; return 1; }
     done
   fi
+  if [ -z "$rows" ]; then
+    for name in resnet18 resnet50 vit_b_16; do
+      for batch in 1 32; do
+        for precision in fp32 tf32 fp16; do rows+="${rows:+,}$name:$batch:$precision"; done
+      done
+    done
+  fi
   printf '%-10s %5s %-9s %12s %12s %8s\n' model batch precision "unfused ms" "fused ms" speedup
   for name in resnet18 resnet50 vit_b_16; do
+    case ",$rows" in *",$name:"*) ;; *) continue ;; esac
     file=$dir/$name.onnx
     if [ ! -f "$file" ] && [ -f "$dir/$name.skeleton.onnx" ]; then
       file=$(mktemp -d)/$name.onnx
       "$python" scripts/onnx_weights.py fill "$dir/$name.skeleton.onnx" "$file" >/dev/null || return 1
     fi
     [ -f "$file" ] || { echo "$name: no model in $dir"; status=1; continue; }
-    local precisions=(fp32 tf32 fp16)
+    # The transformer's fused variant is simplified first (its weights' transposes fold).
+    local passes=(--pass conv-bn --pass conv-add-relu --pass conv-relu)
+    [ "$name" = vit_b_16 ] && passes=(--pass simplify "${passes[@]}")
     for batch in 1 32; do
-      for precision in "${precisions[@]}"; do
+      for precision in fp32 tf32 fp16; do
+        case ",$rows," in *",$name:$batch:$precision,"*) ;; *) continue ;; esac
         json=$(timeout 300 "$fxc" bench "$file" --backend cudnn --precision "$precision" --batch "$batch" \
-          --pass conv-bn --pass conv-add-relu --pass conv-relu --runs "$runs" --warmup 5 \
-          --format json 2>/tmp/bench_gpu.err) ||
+          "${passes[@]}" --runs "$runs" --warmup 5 --format json 2>/tmp/bench_gpu.err) ||
           { echo "$name $batch $precision: FAIL: $(tail -2 /tmp/bench_gpu.err)"; status=1; continue; }
         echo "$json" | "$python" -c '
 import json, sys
@@ -152,9 +128,15 @@ print("%-10s %5s %-9s %12.3f %12.3f %7.2fx" % (sys.argv[1], sys.argv[2], sys.arg
       done
     done
     # fp16 against fp32 on the full model (fxc run reports it), and what falls back to the CPU.
-    timeout 300 "$fxc" run "$file" --backend cudnn --precision fp16 -v >/tmp/bench_gpu.run 2>/tmp/bench_gpu.err
+    timeout 300 "$fxc" run "$file" --batch 1 --backend cudnn --precision fp16 -v >/tmp/bench_gpu.run 2>/tmp/bench_gpu.err
     echo "$name: exit $?, $(grep -c 'runs on the CPU' /tmp/bench_gpu.err) nodes on the CPU"
     grep -hi 'fp16\|fp32\|error' /tmp/bench_gpu.run /tmp/bench_gpu.err | grep -v 'runs on the CPU' | head -5 | sed "s/^/$name: /"
+    grep 'runs on the CPU' /tmp/bench_gpu.err | sed 's/.*cudnn: //; s/ runs on the CPU//; s/_[0-9]*$//' | sort | uniq -c |
+      sort -rn | head -8 | sed "s/^/$name: on the CPU: /"
+    if [ "$name" = vit_b_16 ]; then
+      echo "$name: slowest nodes on cudnn (fxc profile --sort, batch 1):"
+      timeout 120 "$fxc" profile "$file" --batch 1 --backend cudnn --runs 3 --sort 2>/dev/null | head -14
+    fi
   done
   return $status
 }
@@ -167,12 +149,12 @@ pytorch_step() {
       { torch_python=$p; break; }
   done
   [ -n "$torch_python" ] || { echo "PyTorch with CUDA not available here"; return 0; }
-  "$torch_python" - "$runs" <<'PY'
+  "$torch_python" - "$runs" "${pytorch_models:-resnet18,resnet50,vit_b_16}" <<'PY'
 import sys, time, torch, torchvision
 runs = int(sys.argv[1])
 torch.backends.cudnn.benchmark = True
 print("pytorch %s, cuDNN %s, cudnn.benchmark on, NCHW" % (torch.__version__, torch.backends.cudnn.version()))
-for name in ("resnet18", "resnet50", "vit_b_16"):
+for name in sys.argv[2].split(","):
     model = getattr(torchvision.models, name)().eval().cuda()
     for batch in (1, 32):
         for precision in ("fp32", "tf32", "fp16"):

@@ -171,7 +171,8 @@ float hardSigmoid(float x, float alpha, float beta) {
   return std::max(0.0f, std::min(1.0f, alpha * x + beta));
 }
 
-// Clip's bounds: inputs 1 and 2 (opset 11+), a module's min/max buffers, or attributes.
+}  // namespace
+
 std::pair<float, float> clipBounds(const KernelContext& c) {
   float lo = c.floatAttribute("min", -INFINITY), hi = c.floatAttribute("max", INFINITY);
   const Value* min = c.optionalInput(1) ? c.optionalInput(1) : c.tensor("min");
@@ -180,8 +181,6 @@ std::pair<float, float> clipBounds(const KernelContext& c) {
   if (max && !max->f.empty()) hi = max->f[0];
   return {lo, hi};
 }
-
-}  // namespace
 
 void addElementwiseKernels(KernelTable& t) {
   using C = const KernelContext&;

@@ -41,6 +41,9 @@ struct NormalizedExtent {
   int64_t outer = 1, extent = 1, inner = 1;
 };
 NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x);
+// Clip's bounds (torch.clamp, module Hardtanh): inputs 1 and 2 (opset 11+), else the module's
+// tensors `min`/`max` (constant bounds folded into the module), else the min/max attributes.
+std::pair<float, float> clipBounds(const KernelContext& c);
 
 // Convolution and pooling windows (2-D), validated; shared by the reference and fast kernels.
 struct Window {

@@ -274,6 +274,56 @@ TEST_CASE("elementwise, BatchNorm, softmax, views and concat: every backend agre
   checkBackendsAgree(*gm, {input({2, 6, 5, 5}, 11), input({6, 1, 1}, 12)});
 }
 
+TEST_CASE(
+    "Clip with its bounds in the module (ReLU6 as traced): values worked by hand, every backend") {
+  // Clip(x, 0, 6) with constant bounds traces to module Hardtanh holding tensors min and max;
+  // the cuDNN kernel once read only inputs and attributes and computed the identity.
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Module* clip = gm->addModule("clip", "Hardtanh");
+  auto scalar = [](float v) {
+    auto t = std::make_shared<ir::Tensor>();
+    t->dtype = ir::DType::kFloat32;
+    t->setBytes(std::string(reinterpret_cast<const char*>(&v), 4));
+    return t;
+  };
+  clip->setTensor("min", scalar(0.0f));
+  clip->setTensor("max", scalar(6.0f));
+  gm->opset = 13;
+  ir::Graph& g = gm->graph();
+  g.output(g.callModule("clip", {g.placeholder("x")}));
+  std::vector<float> x = {-7.5f, -0.5f, 0.0f, 0.25f, 5.9f, 6.0f, 6.5f, 100.0f};
+  std::vector<float> want = {0.0f, 0.0f, 0.0f, 0.25f, 5.9f, 6.0f, 6.0f, 6.0f};
+  Interpreter reference(*gm, Backend::kReference);
+  auto got = reference.run({Value::floats({2, 4}, x)});
+  REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+  CHECK(got.value()[0].f == want);
+  checkBackendsAgree(*gm, {input({2, 3, 4, 4}, 21)});
+  checkBackendsAgree(*gm, {Value::floats({2, 4}, x)});
+}
+
+TEST_CASE("transposes (permute) of every rank up to 6: every backend agrees") {
+  for (std::vector<int64_t> perm : std::vector<std::vector<int64_t>>{{1, 0},
+                                                                     {0, 2, 1},
+                                                                     {0, 2, 3, 1},
+                                                                     {3, 1, 0, 2},
+                                                                     {},
+                                                                     {4, 0, 3, 1, 2},
+                                                                     {5, 4, 3, 0, 1, 2}}) {
+    CAPTURE(perm.size());
+    size_t rank = perm.empty() ? 4 : perm.size();
+    std::vector<int64_t> shape(rank);
+    for (size_t d = 0; d < rank; ++d) shape[d] = static_cast<int64_t>(d + 2);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Graph& g = gm->graph();
+    ir::Kwargs kwargs;
+    if (!perm.empty()) kwargs.emplace_back("perm", ints(perm));
+    ir::Node* t = g.callFunction("torch.permute", {g.placeholder("x")}, kwargs);
+    g.output(g.callFunction("torch.sigmoid", {t}));  // a device kernel after it
+    checkBackendsAgree(*gm, {input(shape, 31)});
+  }
+}
+
 TEST_CASE("the cuDNN backend loads and its kernel table builds, device or not") {
   // Loading resolves the plugin's symbols against this executable; building the table looks up
   // every CPU kernel it falls back to. Neither needs a device.

@@ -37,7 +37,7 @@ bool usable(std::string* why) {
 
 namespace {
 Precision& precisionSetting() {
-  static Precision precision = Precision::kTf32;
+  static Precision precision = Precision::kFp32;  // no tensor-core rounding unless asked
   return precision;
 }
 }  // namespace

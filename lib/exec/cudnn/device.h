@@ -81,6 +81,9 @@ enum class Binary { kAdd, kSub, kMul, kDiv };
 void launchBinary(Binary op, const float* a, const float* b, float* y,
                   const std::vector<int64_t>& shape, const std::vector<int64_t>& a_strides,
                   const std::vector<int64_t>& b_strides, cudaStream_t s);
+// y[i] = x[ix] over `shape` (rank ≤ 6), reading x with `x_strides` (a transpose).
+void launchStridedCopy(const float* x, float* y, const std::vector<int64_t>& shape,
+                       const std::vector<int64_t>& x_strides, cudaStream_t s);
 // y = relu?(y + bias[channel] + z) over [n, c, inner] (the epilogue of an fp16 convolution).
 void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int64_t c,
                     int64_t inner, bool relu, cudaStream_t s);

@@ -55,6 +55,17 @@ __global__ void binaryKernel(Binary op, const float* a, const float* b, float* y
   }
 }
 
+__global__ void stridedCopyKernel(const float* x, float* y, size_t n, Strides s) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    long long rest = static_cast<long long>(i), ix = 0;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      ix += rest % s.shape[d] * s.a[d];
+      rest /= s.shape[d];
+    }
+    y[i] = x[ix];
+  }
+}
+
 __global__ void epilogueKernel(float* y, const float* bias, const float* z, long long c,
                                long long inner, size_t n, bool relu) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
@@ -109,6 +120,22 @@ void launchBinary(Binary op, const float* a, const float* b, float* y,
   if (n == 0) return;
   binaryKernel<<<blocksFor(n), kThreads, 0, s>>>(op, a, b, y, n, strides);
   launched("binary kernel");
+}
+
+void launchStridedCopy(const float* x, float* y, const std::vector<int64_t>& shape,
+                       const std::vector<int64_t>& x_strides, cudaStream_t s) {
+  if (shape.size() > 6) throw ExecError("unsupported: a copy over more than 6 dimensions");
+  Strides strides{};
+  strides.rank = static_cast<int>(shape.size());
+  size_t n = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides.shape[d] = shape[d];
+    strides.a[d] = x_strides[d];
+    n *= static_cast<size_t>(shape[d]);
+  }
+  if (n == 0) return;
+  stridedCopyKernel<<<blocksFor(n), kThreads, 0, s>>>(x, y, n, strides);
+  launched("strided copy kernel");
 }
 
 void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int64_t c, int64_t inner,

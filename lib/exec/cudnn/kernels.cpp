@@ -6,6 +6,7 @@
 // uploaded once per model. A case a kernel does not cover runs its CPU kernel on host copies.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "exec/cudnn/device.h"
 #include "exec/kernels_internal.h"
@@ -102,6 +103,8 @@ struct ConvPlan {
   size_t workspace_bytes = 0;
   std::shared_ptr<Buffer> weights, bias_values;  // weights in the plan's data type
   bool half = false;
+  // fp16: the input and output in half, kept for the plan's shape (stream-ordered reuse, no sync).
+  std::shared_ptr<Buffer> x_half, y_half;
 };
 
 void planConvolution(ConvPlan& plan, const ConvGeometry& g, const Value& w, const Value* b,
@@ -172,6 +175,10 @@ void planConvolution(ConvPlan& plan, const ConvGeometry& g, const Value& w, cons
     plan.weights = weights;
   }
   plan.bias_values = upload(b ? b->f : std::vector<float>(static_cast<size_t>(g.cout), 0.0f));
+  if (plan.half) {
+    plan.x_half = std::make_shared<Buffer>(static_cast<size_t>(g.n * g.cin * g.h * g.w) * 2);
+    plan.y_half = std::make_shared<Buffer>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow) * 2);
+  }
 }
 
 Kernel convolution(Kernel cpu, Fused fused) {
@@ -231,18 +238,15 @@ Kernel convolution(Kernel cpu, Fused fused) {
     // fp16: the convolution in half with float accumulation, then bias, residual and ReLU in
     // float.
     size_t in_count = elementCount(x.shape);
-    Buffer x_half(in_count * 2), y_half(out_count * 2);
-    launchToHalf(input->floats(), x_half.data(), in_count, ctx.stream);
-    check(cudnnConvolutionForward(ctx.cudnn, &kOne, plan.x.d, x_half.data(), plan.w.d,
+    launchToHalf(input->floats(), plan.x_half->data(), in_count, ctx.stream);
+    check(cudnnConvolutionForward(ctx.cudnn, &kOne, plan.x.d, plan.x_half->data(), plan.w.d,
                                   plan.weights->data(), plan.conv.d, plan.algo,
                                   plan.workspace ? plan.workspace->data() : nullptr,
-                                  plan.workspace_bytes, &kZero, plan.y.d, y_half.data()),
+                                  plan.workspace_bytes, &kZero, plan.y.d, plan.y_half->data()),
           "cudnnConvolutionForward");
-    launchFromHalf(y_half.data(), output->floats(), out_count, ctx.stream);
+    launchFromHalf(plan.y_half->data(), output->floats(), out_count, ctx.stream);
     launchEpilogue(output->floats(), plan.bias_values->floats(), z ? z->floats() : nullptr, g.n,
                    g.cout, g.oh * g.ow, fused != Fused::kNone, ctx.stream);
-    // The half buffers go back to the pool now: keep the stream ordered before reuse.
-    check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize");
     return {deviceValue(std::move(output), out_shape)};
   };
 }
@@ -375,13 +379,12 @@ Kernel unary(Kernel cpu, Unary op) {
         b = c.floatAttribute("beta", 0.5f);
         break;
       case Unary::kClip: {
-        // Clip's bounds: inputs 1 and 2 (opset 11+, host scalars) or min/max attributes.
-        const Value* lo = c.optionalInput(1);
-        const Value* hi = c.optionalInput(2);
-        if ((lo && (lo->native || !lo->isFloat())) || (hi && (hi->native || !hi->isFloat())))
-          return onHost(cpu, c);
-        a = lo ? lo->f.at(0) : c.floatAttribute("min", -INFINITY);
-        b = hi ? hi->f.at(0) : c.floatAttribute("max", INFINITY);
+        // The CPU kernel's bounds (inputs, module tensors or attributes), read on the host.
+        for (size_t k = 1; k < c.inputCount(); ++k) {
+          const Value* bound = c.optionalInput(k);
+          if (bound && (bound->native || !bound->isFloat())) return onHost(cpu, c);
+        }
+        std::tie(a, b) = clipBounds(c);
         break;
       }
       default:
@@ -546,6 +549,43 @@ Kernel view(Kernel cpu) {
   };
 }
 
+// Shape and Size read only the input's shape: no copy of its elements to the host.
+Kernel shapeOnly(Kernel cpu) {
+  return [cpu](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() != 1) return onHost(cpu, c);
+    Value shape_only;
+    shape_only.shape = c.input(0).shape;
+    std::vector<const Value*> inputs = {&shape_only};
+    return cpu(c.withInputs(inputs));
+  };
+}
+
+Kernel permute(Kernel cpu) {
+  return [cpu](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    std::vector<int64_t> perm = c.intsAttribute("perm", {});
+    if (perm.empty()) {
+      perm.resize(rank);
+      for (size_t d = 0; d < rank; ++d) perm[d] = static_cast<int64_t>(rank - 1 - d);
+    }
+    if (!x.isFloat() || rank > 6 || perm.size() != rank) return onHost(cpu, c);
+    std::vector<int64_t> in_strides = stridesOf(x.shape), shape(rank), strides(rank);
+    std::vector<bool> seen(rank, false);
+    for (size_t d = 0; d < rank; ++d) {
+      size_t from = normalizeAxis(perm[d], rank);  // throws the CPU kernel's error
+      if (seen[from]) return onHost(cpu, c);       // not a permutation: the CPU kernel's answer
+      seen[from] = true;
+      shape[d] = x.shape[from];
+      strides[d] = in_strides[from];
+    }
+    auto input = onDevice(x);
+    auto output = std::make_shared<Buffer>(elementCount(shape) * sizeof(float));
+    launchStridedCopy(input->floats(), output->floats(), shape, strides, context().stream);
+    return {deviceValue(std::move(output), shape)};
+  };
+}
+
 Kernel concat(Kernel cpu) {
   return [cpu](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() == 0) return onHost(cpu, c);
@@ -626,6 +666,8 @@ const Table& table() {
          "onnx.Identity", "module:Identity", "module:Dropout", "torch.nn.functional.dropout"},
         view);
     put({"torch.cat"}, concat);
+    put({"onnx.Shape", "onnx.Size"}, shapeOnly);
+    put({"torch.permute"}, permute);
     return t;
   }();
   return made;
