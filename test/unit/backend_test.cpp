@@ -324,6 +324,39 @@ TEST_CASE("transposes (permute) of every rank up to 6: every backend agrees") {
   }
 }
 
+TEST_CASE(
+    "LayerNorm (any eps, affine or not, last axes), GELU both ways, erf: every backend agrees") {
+  for (int64_t axis : {-1, 1}) {
+    for (bool affine : {true, false}) {
+      CAPTURE(axis);
+      CAPTURE(affine);
+      auto gm = std::make_unique<ir::GraphModule>();
+      gm->opset = 17;
+      ir::Module* norm = gm->addModule("norm", "LayerNorm");
+      int64_t inner = axis == -1 ? 24 : 5 * 24;
+      if (affine) {
+        norm->setTensor("weight", tensor({inner}, 41));
+        norm->setTensor("bias", tensor({inner}, 42));
+      }
+      norm->attributes() = {{"axis", ir::Argument(axis)}, {"epsilon", ir::Argument(1e-6)}};
+      gm->addModule("gelu", "GELU");
+      ir::Module* tanh_gelu = gm->addModule("gelu_tanh", "GELU");
+      tanh_gelu->attributes() = {{"approximate", ir::Argument(std::string("tanh"))}};
+      ir::Graph& g = gm->graph();
+      ir::Node* x = g.placeholder("x");
+      ir::Node* n = g.callModule("norm", {x});
+      ir::Node* a = g.callModule("gelu", {n});
+      ir::Node* b = g.callModule("gelu_tanh", {n});
+      ir::Node* e = g.callFunction("torch.erf", {n});
+      g.output(g.callFunction("torch.cat", {a, b, e}, {{"axis", ir::Argument(int64_t{-1})}}));
+      // Rows with a large common offset: a one-pass variance would lose them.
+      Value in = input({3, 5, 24}, 43);
+      for (float& v : in.f) v = 1000.0f + v;
+      checkBackendsAgree(*gm, {in});
+    }
+  }
+}
+
 TEST_CASE("the cuDNN backend loads and its kernel table builds, device or not") {
   // Loading resolves the plugin's symbols against this executable; building the table looks up
   // every CPU kernel it falls back to. Neither needs a device.

@@ -74,7 +74,18 @@ Value deviceValue(std::shared_ptr<Buffer> buffer, std::vector<int64_t> shape);
 size_t elementCount(const std::vector<int64_t>& shape);
 
 // Elementwise CUDA kernels (elementwise.cu), all on the context's stream.
-enum class Unary { kRelu, kSigmoid, kTanh, kHardSigmoid, kHardSwish, kLeakyRelu, kClip };
+enum class Unary {
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kHardSigmoid,
+  kHardSwish,
+  kLeakyRelu,
+  kClip,
+  kErf,
+  kGelu,
+  kGeluTanh
+};
 void launchUnary(Unary op, const float* x, float* y, size_t n, float a, float b, cudaStream_t s);
 enum class Binary { kAdd, kSub, kMul, kDiv };
 // y[i] = a[ia] ∘ b[ib] over `shape` (rank ≤ 6), reading a and b with broadcast strides.
@@ -84,6 +95,10 @@ void launchBinary(Binary op, const float* a, const float* b, float* y,
 // y[i] = x[ix] over `shape` (rank ≤ 6), reading x with `x_strides` (a transpose).
 void launchStridedCopy(const float* x, float* y, const std::vector<int64_t>& shape,
                        const std::vector<int64_t>& x_strides, cudaStream_t s);
+// LayerNorm over rows of `inner` elements; also each row's mean and 1/sqrt(var + eps).
+void launchLayerNorm(const float* x, float* y, float* means, float* inv_stds, int64_t rows,
+                     int64_t inner, const float* scale, int64_t scale_count, const float* bias,
+                     int64_t bias_count, float eps, cudaStream_t s);
 // y = relu?(y + bias[channel] + z) over [n, c, inner] (the epilogue of an fp16 convolution).
 void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int64_t c,
                     int64_t inner, bool relu, cudaStream_t s);

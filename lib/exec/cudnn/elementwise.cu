@@ -25,6 +25,11 @@ __global__ void unaryKernel(Unary op, const float* x, float* y, size_t n, float 
       case Unary::kHardSwish: v = v * fminf(fmaxf(v / 6.f + 0.5f, 0.f), 1.f); break;
       case Unary::kLeakyRelu: v = v >= 0.f ? v : a * v; break;
       case Unary::kClip: v = fminf(fmaxf(v, a), b); break;
+      case Unary::kErf: v = erff(v); break;
+      case Unary::kGelu: v = 0.5f * v * (1.f + erff(v * 0.70710678118654752f)); break;
+      case Unary::kGeluTanh:
+        v = 0.5f * v * (1.f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+        break;
     }
     y[i] = v;
   }
@@ -95,6 +100,48 @@ __global__ void concatKernel(const float* x, float* y, long long extent, long lo
   }
 }
 
+// One block per row of `inner` elements: mean and variance in double (as the CPU kernel), then
+// y = (x - mean) / sqrt(var + eps) · scale + bias (scale/bias: one element or one per element).
+__global__ void layerNormKernel(const float* x, float* y, float* means, float* inv_stds,
+                                long long inner, const float* scale, long long scale_count,
+                                const float* bias, long long bias_count, float eps) {
+  __shared__ double partial[kThreads];
+  const float* in = x + blockIdx.x * inner;
+  float* out = y + blockIdx.x * inner;
+  double sum = 0;
+  for (long long k = threadIdx.x; k < inner; k += blockDim.x) sum += in[k];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  double mean = partial[0] / static_cast<double>(inner);
+  __syncthreads();
+  double squares = 0;
+  for (long long k = threadIdx.x; k < inner; k += blockDim.x) {
+    double d = in[k] - mean;
+    squares += d * d;
+  }
+  partial[threadIdx.x] = squares;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  double inv = 1.0 / sqrt(partial[0] / static_cast<double>(inner) + eps);
+  if (threadIdx.x == 0) {
+    means[blockIdx.x] = static_cast<float>(mean);
+    inv_stds[blockIdx.x] = static_cast<float>(inv);
+  }
+  for (long long k = threadIdx.x; k < inner; k += blockDim.x) {
+    double v = (in[k] - mean) * inv;
+    if (scale) v *= scale[scale_count == 1 ? 0 : k];
+    if (bias) v += bias[bias_count == 1 ? 0 : k];
+    out[k] = static_cast<float>(v);
+  }
+}
+
 void launched(const char* what) { check(cudaGetLastError(), what); }
 
 }  // namespace
@@ -136,6 +183,16 @@ void launchStridedCopy(const float* x, float* y, const std::vector<int64_t>& sha
   if (n == 0) return;
   stridedCopyKernel<<<blocksFor(n), kThreads, 0, s>>>(x, y, n, strides);
   launched("strided copy kernel");
+}
+
+void launchLayerNorm(const float* x, float* y, float* means, float* inv_stds, int64_t rows,
+                     int64_t inner, const float* scale, int64_t scale_count, const float* bias,
+                     int64_t bias_count, float eps, cudaStream_t s) {
+  if (rows == 0) return;
+  if (rows > 0x7fffffff) throw ExecError("unsupported: LayerNorm over more than 2^31 rows");
+  layerNormKernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(
+      x, y, means, inv_stds, inner, scale, scale_count, bias, bias_count, eps);
+  launched("layer norm kernel");
 }
 
 void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int64_t c, int64_t inner,

@@ -365,8 +365,9 @@ Kernel cudnnActivation(Kernel cpu, cudnnActivationMode_t mode) {
   };
 }
 
-Kernel unary(Kernel cpu, Unary op) {
-  return [cpu, op](const KernelContext& c) -> std::vector<Value> {
+Kernel unary(Kernel cpu, Unary op_) {
+  return [cpu, op_](const KernelContext& c) -> std::vector<Value> {
+    Unary op = op_;
     const Value& x = c.input(0);
     if (!x.isFloat()) return onHost(cpu, c);
     float a = 0, b = 0;
@@ -387,6 +388,13 @@ Kernel unary(Kernel cpu, Unary op) {
         std::tie(a, b) = clipBounds(c);
         break;
       }
+      case Unary::kGelu:
+      case Unary::kGeluTanh: {
+        std::string approximate = c.stringAttribute("approximate", "none");
+        if (approximate != "none" && approximate != "tanh") return onHost(cpu, c);  // its error
+        if (approximate == "tanh") op = Unary::kGeluTanh;
+        break;
+      }
       default:
         break;
     }
@@ -395,6 +403,45 @@ Kernel unary(Kernel cpu, Unary op) {
     auto output = std::make_shared<Buffer>(n * sizeof(float));
     if (n) launchUnary(op, input->floats(), output->floats(), n, a, b, context().stream);
     return {deviceValue(std::move(output), x.shape)};
+  };
+}
+
+// ---- layer normalization ----
+
+Kernel layerNorm(Kernel cpu) {
+  return [cpu](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    const Value* scale = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
+    const Value* bias = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
+    if (!x.isFloat() || x.shape.empty() || c.intAttribute("stash_type", 1) != 1 || !c.state())
+      return onHost(cpu, c);
+    size_t axis = normalizeAxis(c.intAttribute("axis", -1), x.shape.size());
+    int64_t inner = 1;
+    for (size_t d = axis; d < x.shape.size(); ++d) inner *= x.shape[d];
+    for (const Value* affine : {scale, bias}) {
+      if (affine && (affine->native || !affine->isFloat() ||
+                     (affine->numel() != 1 && affine->numel() != inner)))
+        return onHost(cpu, c);  // the CPU kernel's answer or error
+    }
+    int64_t rows = x.numel() / std::max<int64_t>(inner, 1);
+    std::vector<int64_t> row_shape = x.shape;
+    for (size_t d = axis; d < row_shape.size(); ++d) row_shape[d] = 1;
+    Uploaded& kept = stateOf<Uploaded>(c);
+    auto affineOnDevice = [&](const Value* v, const char* name) -> std::shared_ptr<Buffer> {
+      if (!v) return nullptr;
+      return c.tensor(name) ? parameterOnDevice(c, name, kept) : onDevice(*v);
+    };
+    auto scale_dev = affineOnDevice(scale, "weight"), bias_dev = affineOnDevice(bias, "bias");
+    auto input = onDevice(x);
+    auto output = std::make_shared<Buffer>(elementCount(x.shape) * sizeof(float));
+    auto means = std::make_shared<Buffer>(static_cast<size_t>(rows) * sizeof(float));
+    auto inv_stds = std::make_shared<Buffer>(static_cast<size_t>(rows) * sizeof(float));
+    launchLayerNorm(input->floats(), output->floats(), means->floats(), inv_stds->floats(), rows,
+                    inner, scale_dev ? scale_dev->floats() : nullptr, scale ? scale->numel() : 0,
+                    bias_dev ? bias_dev->floats() : nullptr, bias ? bias->numel() : 0,
+                    c.floatAttribute("epsilon", 1e-5f), context().stream);
+    return {deviceValue(std::move(output), x.shape), deviceValue(std::move(means), row_shape),
+            deviceValue(std::move(inv_stds), row_shape)};
   };
 }
 
@@ -650,6 +697,9 @@ const Table& table() {
     put({"torch.nn.functional.hardswish", "module:Hardswish"}, un(Unary::kHardSwish));
     put({"torch.nn.functional.leaky_relu", "module:LeakyReLU"}, un(Unary::kLeakyRelu));
     put({"torch.clamp", "module:Hardtanh"}, un(Unary::kClip));
+    put({"torch.erf"}, un(Unary::kErf));
+    put({"torch.nn.functional.gelu", "module:GELU"}, un(Unary::kGelu));
+    put({"torch.nn.functional.layer_norm", "module:LayerNorm"}, layerNorm);
     auto sm = [](cudnnSoftmaxAlgorithm_t algorithm) {
       return [algorithm](const Kernel& k) { return softmax(k, algorithm); };
     };
