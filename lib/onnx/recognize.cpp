@@ -2,6 +2,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -213,6 +214,75 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
                    {m.input("x")}};
     };
     t["LayerNorm"] = layer_norm;
+
+    // AvgPool2d as torch.onnx writes it: a constant Pad (zeros on N and C) before an AveragePool
+    // without pads of its own. Zero pads: the pool alone; others: the pool padding them itself,
+    // counting the padded zeros (count_include_pad), without ceil_mode (whose windows past the
+    // padded edge the two forms count differently).
+    Recognizer avg_pool;
+    avg_pool.op_types = {"Pad", "AveragePool"};
+    avg_pool.needs_constant = true;
+    avg_pool.pattern = [](int64_t) {
+      Pattern p;
+      int x = p.input("x");
+      auto constant_mode = [](const Argument& a) {
+        return a.kind() == Argument::Kind::kString && a.toString() == "constant";
+      };
+      int padded = p.op("torch.nn.functional.pad", {x, p.constant("pads")},
+                        {false, kwargsAre({{"mode", constant_mode}})});
+      auto any_int = [](const Argument& a) { return a.kind() == Argument::Kind::kInt; };
+      p.setOutput(p.label(p.op("torch.nn.functional.avg_pool2d", {padded},
+                               {false, kwargsAre({{"kernel_shape", anyIntList()},
+                                                  {"strides", anyIntList()},
+                                                  {"pads", anyIntList()},
+                                                  {"dilations", anyIntList()},
+                                                  {"ceil_mode", any_int},
+                                                  {"count_include_pad", any_int}})}),
+                          "pool"));
+      return p;
+    };
+    avg_pool.build = [](const ir::Match& m, const ir::GraphModule&,
+                        std::string* why) -> std::optional<Built> {
+      auto pads = ir::tensorValues(*m.constant("pads"));
+      const ir::Node& pool = *m.node("pool");
+      auto zeros = [](const std::vector<int64_t>& v) {
+        return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 0; });
+      };
+      std::vector<int64_t> dilations = intList(kwarg(pool, "dilations"));
+      if (!pads || pads->size() != 8 || (*pads)[0] != 0 || (*pads)[1] != 0 || (*pads)[4] != 0 ||
+          (*pads)[5] != 0 || !zeros(intList(kwarg(pool, "pads"))) ||
+          std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; })) {
+        *why = "the Pad is not over H and W alone, or the pool has pads or dilations of its own";
+        return std::nullopt;
+      }
+      std::vector<int64_t> spatial;
+      for (size_t k : {2, 3, 6, 7}) {
+        double v = (*pads)[k];
+        if (v < 0 || v != std::floor(v)) {
+          *why = "negative or fractional pads";
+          return std::nullopt;
+        }
+        spatial.push_back(static_cast<int64_t>(v));
+      }
+      ir::Kwargs attributes = pool.kwargs();
+      if (!zeros(spatial)) {
+        const Argument* ceil = kwarg(pool, "ceil_mode");
+        if (ceil && ceil->toInt() != 0) {
+          *why = "ceil_mode with padding";
+          return std::nullopt;
+        }
+        std::vector<Argument> items(spatial.begin(), spatial.end());
+        ir::Kwargs merged;
+        for (auto& [key, value] : attributes) {
+          if (key != "pads" && key != "count_include_pad") merged.emplace_back(key, value);
+        }
+        merged.emplace_back("pads", Argument::list(std::move(items)));
+        merged.emplace_back("count_include_pad", Argument(int64_t{1}));
+        attributes = std::move(merged);
+      }
+      return Built{attributes, {}, {m.input("x")}};
+    };
+    t["AvgPool2d(padded)"] = avg_pool;
 
     // Linear: x @ W + b (W [in, out]), or x @ Wᵀ + b through a Transpose of W [out, in] (exports
     // without constant folding), on x of any rank.

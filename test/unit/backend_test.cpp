@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -271,7 +272,68 @@ TEST_CASE("elementwise, BatchNorm, softmax, views and concat: every backend agre
   ir::Node* flat = g.callFunction("torch.flatten", {joined}, {{"axis", ir::Argument(int64_t{1})}});
   ir::Node* soft = g.callFunction("torch.softmax", {flat}, {{"axis", ir::Argument(int64_t{-1})}});
   g.output(soft);
-  checkBackendsAgree(*gm, {input({2, 6, 5, 5}, 11), input({6, 1, 1}, 12)});
+  Value xv = input({2, 6, 5, 5}, 11), yv = input({6, 1, 1}, 12);
+  checkBackendsAgree(*gm, {xv, yv});
+
+  // The same graph worked by hand in double (not through any kernel): the reference kernels
+  // against it, so that the backends above are compared with something that cannot share a bug.
+  auto floats = [](const ir::Module& m, const char* name) {
+    auto t = m.tensor(name);
+    std::vector<float> out(t->byteSize() / 4);
+    std::memcpy(out.data(), t->bytes(), t->byteSize());
+    return out;
+  };
+  std::vector<float> w = floats(*bn, "weight"), b = floats(*bn, "bias"),
+                     mean = floats(*bn, "running_mean"), v = floats(*bn, "running_var");
+  std::vector<std::vector<double>> rows(2);  // the softmax of each [12, 5, 5] batch row
+  for (int n = 0; n < 2; ++n) {
+    std::vector<double> sig, swish;
+    for (int c = 0; c < 6; ++c) {
+      for (int k = 0; k < 25; ++k) {
+        double x = xv.f[static_cast<size_t>((n * 6 + c) * 25 + k)];
+        double normed = (x - mean[c]) / std::sqrt(v[c] + 1e-5) * w[c] + b[c];
+        double quotient = (normed + yv.f[c]) * x / yv.f[c];
+        sig.push_back(1 / (1 + std::exp(-std::max(quotient, 0.0))));
+        swish.push_back(quotient * std::clamp(quotient / 6 + 0.5, 0.0, 1.0));
+      }
+    }
+    rows[n] = sig;
+    rows[n].insert(rows[n].end(), swish.begin(), swish.end());
+    double largest = *std::max_element(rows[n].begin(), rows[n].end()), total = 0;
+    for (double& e : rows[n]) total += (e = std::exp(e - largest));
+    for (double& e : rows[n]) e /= total;
+  }
+  Interpreter reference(*gm, Backend::kReference);
+  auto got = reference.run({xv, yv});
+  REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+  const Value& result = got.value()[0];
+  REQUIRE(result.shape == std::vector<int64_t>{2, 300});
+  for (int n = 0; n < 2; ++n) {
+    for (int k = 0; k < 300; ++k) {
+      double want = rows[n][static_cast<size_t>(k)];
+      CHECK(std::fabs(result.f[static_cast<size_t>(n * 300 + k)] - want) <= 1e-7 + 1e-5 * want);
+    }
+  }
+
+  // BatchNorm alone with variances near ε (where dropping it shows), against its formula.
+  auto alone = std::make_unique<ir::GraphModule>();
+  alone->opset = 17;
+  ir::Module* bn2 = alone->addModule("bn", "BatchNorm2d");
+  for (const char* name : {"weight", "bias", "running_mean"})
+    bn2->setTensor(name, bn->tensor(name));
+  std::vector<float> tiny = {0.5f, 1e-5f, 1.5f, 2e-5f, 0.0f, 0.9f};
+  auto tiny_var = std::make_shared<ir::Tensor>(*bn->tensor("running_var"));
+  tiny_var->setBytes(std::string(reinterpret_cast<const char*>(tiny.data()), 24));
+  bn2->setTensor("running_var", tiny_var);
+  alone->graph().output(alone->graph().callModule("bn", {alone->graph().placeholder("x")}));
+  auto bn_out = Interpreter(*alone, Backend::kReference).run({xv});
+  REQUIRE_MESSAGE(bn_out, (bn_out ? "" : bn_out.error()));
+  for (size_t k = 0; k < xv.f.size(); ++k) {
+    size_t c = k / 25 % 6;
+    double want = (xv.f[k] - mean[c]) / std::sqrt(tiny[c] + 1e-5) * w[c] + b[c];
+    CHECK(std::fabs(bn_out.value()[0].f[k] - want) <= 1e-5 * (1 + std::fabs(want)));
+  }
+  checkBackendsAgree(*alone, {xv});
 }
 
 TEST_CASE(

@@ -106,6 +106,19 @@ void setFloat(onnx::NodeProto* node, const std::string& name, float value) {
   a->set_f(value);
 }
 
+void setInt(onnx::NodeProto* node, const std::string& name, int64_t value) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(value);
+}
+void setString(onnx::NodeProto* node, const std::string& name, const std::string& value) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(value);
+}
+
 std::unique_ptr<ir::GraphModule> traced(const onnx::ModelProto& model, bool recognize) {
   std::string bytes = model.SerializeAsString();
   auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
@@ -341,4 +354,38 @@ TEST_CASE("recognition: Linear with and without a transposed weight, square weig
   std::string y = wide_bias.out(wide_bias.op("MatMul", {"x", wide_bias.random({8, 8}, 5)}));
   wide_bias.output(wide_bias.out(wide_bias.op("Add", {y, wide_bias.random({3, 8}, 6)})));
   CHECK_FALSE(recognizedAndExact(wide_bias, "Linear", "bias [3, 8]"));
+}
+
+TEST_CASE("recognition: Pad + AveragePool is an AvgPool2d only where the two compute the same") {
+  struct Case {
+    std::vector<int64_t> pads;  // Pad's, [N, C, H, W] begins then ends
+    std::vector<int64_t> pool_pads = {0, 0, 0, 0};
+    int64_t ceil_mode = 0;
+    int64_t count_include_pad = 0;
+    bool recognized;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, true},  // densenet's transitions
+           {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}, 1, 0, true},
+           {{0, 0, 1, 1, 0, 0, 1, 1}, {0, 0, 0, 0}, 0, 0, true},   // AvgPool2d(padding=1)
+           {{0, 0, 0, 1, 0, 0, 2, 0}, {0, 0, 0, 0}, 0, 1, true},   // asymmetric
+           {{0, 1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, false},  // a channel padded
+           {{0, 0, 1, 1, 0, 0, 1, 1}, {0, 0, 0, 0}, 1, 0, false},  // ceil_mode with padding
+           {{0, 0, 1, 1, 0, 0, 1, 1}, {1, 1, 1, 1}, 0, 0, false},  // the pool pads again
+       }) {
+    ModelBuilder b(13, {2, 3, 7, 7});
+    auto* pad = b.op("Pad", {"x", b.ints(c.pads)});
+    setString(pad, "mode", "constant");
+    auto* pool = b.op("AveragePool", {b.out(pad)});
+    setInts(pool, "kernel_shape", {3, 3});
+    setInts(pool, "strides", {2, 2});
+    setInts(pool, "pads", c.pool_pads);
+    setInt(pool, "ceil_mode", c.ceil_mode);
+    setInt(pool, "count_include_pad", c.count_include_pad);
+    b.output(b.out(pool));
+    std::string label = "pads";
+    for (int64_t v : c.pads) label += " " + std::to_string(v);
+    label += " ceil " + std::to_string(c.ceil_mode);
+    CHECK_MESSAGE(recognizedAndExact(b, "AvgPool2d", label) == c.recognized, label);
+  }
 }
