@@ -24,7 +24,8 @@ for arg in "$@"; do
   esac
 done
 tolerance=1e-5
-command -v node >/dev/null && command -v npm >/dev/null || ./scripts/setup.sh node
+# Node.js from elsewhere (NodeSource's bundles npm) is used as it is: setup.sh would ask for Debian's npm.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then ./scripts/setup.sh node; fi
 [ -x build/fxc ] || ./scripts/build.sh build
 ort=build/ort
 if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
@@ -224,5 +225,5 @@ for model in "${models[@]}"; do
   fi
   node "$ort/executor.js" compare "$model" "$dir/inputs.tsv" "$dir/fxc" "$tolerance" "$label" || status=1
 done
-[ $status -eq 0 ] && echo "all comparisons pass" || echo "some comparisons FAIL (above)"
+[ $status -eq 0 ] && echo "all comparisons pass" || echo "FAIL: see the lines above"
 exit $status

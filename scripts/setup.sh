@@ -16,7 +16,7 @@ packages=(
 for group in "$@"; do
   case "$group" in
     torch) packages+=(python3 python3-numpy python3-torch python3-torchvision python3-onnx) ;;
-    node) packages+=(nodejs npm) ;;
+    node) command -v npm >/dev/null || packages+=(nodejs npm) ;;  # or a node with its own npm
     python) packages+=(python3) ;;
     *) echo "setup: unknown group '$group' (torch, node, python)" >&2; exit 2 ;;
   esac

@@ -47,10 +47,13 @@ class Tensor {
   DType dtype = DType::kUndefined;
   std::vector<int64_t> dims;
   std::vector<std::string> strings;  // for DType::kString
-  // The name the tensor had in the model it came from, and the node that made it when that was
-  // not an initializer (an ONNX Constant): what an export writes back.
+  // The name the tensor had in the model it came from, and, when an ONNX Constant node made it
+  // rather than an initializer, that node's name (possibly empty), the attribute that held the
+  // value (value, value_int, value_floats, ...) and a `value` tensor's own name: what an export
+  // writes back.
   std::string source_name;
-  std::string source_node;
+  bool from_constant_node = false;
+  std::string source_node, constant_attribute, constant_tensor_name;
 
   int64_t numel() const;
   const char* bytes() const { return view_ ? view_ : owned_.data(); }

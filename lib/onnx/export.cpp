@@ -4,6 +4,8 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cstring>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -79,6 +81,45 @@ void writeTensor(const ir::Tensor& tensor, const std::string& name, ::onnx::Tens
   }
 }
 
+// A Constant node's value in the attribute the model had (value_int, value_floats, ...) when the
+// tensor still has that form's type and rank, else as a `value` tensor.
+void writeConstantValue(const ir::Tensor& tensor, AttributeProto& out) {
+  const std::string& kind = tensor.constant_attribute;
+  size_t rank = tensor.dims.size();
+  auto element = [&](size_t k, auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, tensor.bytes() + k * sizeof(v), sizeof(v));
+    return v;
+  };
+  size_t n = static_cast<size_t>(tensor.numel());
+  bool f32 = tensor.dtype == ir::DType::kFloat32, i64 = tensor.dtype == ir::DType::kInt64,
+       str = tensor.dtype == ir::DType::kString;
+  out.set_name(kind);
+  if (kind == "value_float" && f32 && rank == 0) {
+    out.set_type(AttributeProto::FLOAT);
+    out.set_f(element(0, 0.0f));
+  } else if (kind == "value_int" && i64 && rank == 0) {
+    out.set_type(AttributeProto::INT);
+    out.set_i(element(0, int64_t{0}));
+  } else if (kind == "value_floats" && f32 && rank == 1) {
+    out.set_type(AttributeProto::FLOATS);
+    for (size_t k = 0; k < n; ++k) out.add_floats(element(k, 0.0f));
+  } else if (kind == "value_ints" && i64 && rank == 1) {
+    out.set_type(AttributeProto::INTS);
+    for (size_t k = 0; k < n; ++k) out.add_ints(element(k, int64_t{0}));
+  } else if (kind == "value_string" && str && rank == 0 && tensor.strings.size() == 1) {
+    out.set_type(AttributeProto::STRING);
+    out.set_s(tensor.strings[0]);
+  } else if (kind == "value_strings" && str && rank == 1) {
+    out.set_type(AttributeProto::STRINGS);
+    for (const auto& v : tensor.strings) out.add_strings(v);
+  } else {
+    out.set_name("value");
+    out.set_type(AttributeProto::TENSOR);
+    writeTensor(tensor, tensor.constant_tensor_name, *out.mutable_t());
+  }
+}
+
 class Exporter {
  public:
   Exporter(const ir::GraphModule& gm, bool defer) : gm_(gm), defer_(defer) {}
@@ -126,15 +167,12 @@ class Exporter {
     auto it = tensor_names_.find(tensor.get());
     if (it != tensor_names_.end()) return it->second;
     std::string name = unique(tensor->source_name.empty() ? fallback : tensor->source_name);
-    if (!tensor->source_node.empty()) {
+    if (tensor->from_constant_node) {
       NodeProto& constant = *graph_->add_node();
       constant.set_op_type("Constant");
-      constant.set_name(tensor->source_node);
+      if (!tensor->source_node.empty()) constant.set_name(tensor->source_node);
       constant.add_output(name);
-      AttributeProto& value = *constant.add_attribute();
-      value.set_name("value");
-      value.set_type(AttributeProto::TENSOR);
-      writeTensor(*tensor, "", *value.mutable_t());
+      writeConstantValue(*tensor, *constant.add_attribute());
     } else if (defer_ && tensor->dtype != ir::DType::kString) {
       ::onnx::TensorProto& init = *graph_->add_initializer();
       init.set_name(name);

@@ -344,6 +344,7 @@ class Tracer {
       tensor->setBytes(std::string(static_cast<const char*>(data), size));
     };
     const std::string& name = attr.name();
+    std::string tensor_name = attr.has_t() ? attr.t().name() : "";
     if (name == "value" && attr.has_t()) {
       auto taken =
           takeTensor(*attr.mutable_t(), model_.base_dir, "Constant '" + node.output(0) + "'");
@@ -372,7 +373,10 @@ class Tracer {
       return false;  // sparse_value: kept as a plain call
     }
     tensor->source_name = node.output(0);
-    tensor->source_node = node.name().empty() ? node.output(0) : node.name();
+    tensor->from_constant_node = true;
+    tensor->source_node = node.name();
+    tensor->constant_attribute = name;
+    tensor->constant_tensor_name = tensor_name;
     constants_[node.output(0)] = Constant{std::move(tensor), "", nullptr};
     return true;
   }
