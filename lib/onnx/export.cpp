@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
