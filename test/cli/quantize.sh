@@ -2,8 +2,9 @@
 # fxc quantize end to end: both presets write QDQ models that pass ONNX's checker, run in fxc and
 # stay close to the float model; the accuracy targets (trt, per-channel int8, 32 random
 # calibration samples, MinMax: output SQNR >= 30 dB and cosine >= 0.999 on held-out inputs;
-# per-tensor weights measurably worse); a QAT model converted with --convert computes what the
-# PTQ model computes; a directory of .npy files calibrates.
+# per-tensor weights never better, 1 dB worse on mobilenet_v2); a QAT model, and it converted with
+# --convert, compute what the PTQ model computes, element for element (tolerance 0); a directory
+# of .npy files calibrates.
 # A grouped ConvTranspose quantizes with ort-cpu's int32 bias (its scales per output channel
 # c = s_in · s_w[c mod Cout/group]) to a model that runs and stays near the float model, element by
 # element; a model whose SQNR falls below --min-sqnr is not written.
@@ -22,7 +23,7 @@ for model in resnet18_narrow mobilenet_v2_narrow; do
   for preset in trt ort-cpu; do
     "$fxc" quantize -q "$src" --preset "$preset" -o "$work/$preset.onnx" --check ||
       fail "$model $preset: quantize"
-    "$fxc" run "$work/$preset.onnx" >"$work/$preset.txt" || fail "$model $preset: run"
+    "$fxc" run "$work/$preset.onnx" --output-dir "$work/$preset" >/dev/null || fail "$model $preset: run"
     "$fxc" lint "$work/$preset.onnx" >/dev/null || fail "$model $preset: lint"
   done
   # Accuracy: per-channel meets the targets; per-tensor is worse.
@@ -36,17 +37,23 @@ for model in resnet18_narrow mobilenet_v2_narrow; do
   sqnr_pt=$(sed -n '/"outputs"/,$p' "$work/pt.json" | json_field /dev/stdin sqnr_db)
   awk -v s="$sqnr" -v c="$cosine" 'BEGIN { exit !(s >= 30 && c >= 0.999) }' ||
     fail "$model: SQNR $sqnr dB, cosine $cosine (targets: >= 30 dB, >= 0.999)"
-  awk -v a="$sqnr" -v b="$sqnr_pt" 'BEGIN { exit !(b < a) }' ||
-    fail "$model: per-tensor SQNR $sqnr_pt dB is not below per-channel $sqnr dB"
+  # Per-channel weight scales: never worse; on mobilenet_v2's depthwise convolutions (channel
+  # ranges far apart) at least 1 dB better (measured: 2.25 dB; resnet18: 0.29 dB).
+  margin=0
+  [ "$model" = mobilenet_v2_narrow ] && margin=1
+  awk -v a="$sqnr" -v b="$sqnr_pt" -v m="$margin" 'BEGIN { exit !(a - b >= m) }' ||
+    fail "$model: per-channel SQNR $sqnr dB is not $margin dB above per-tensor $sqnr_pt dB"
   echo "$model: trt per-channel SQNR $sqnr dB, cosine $cosine; per-tensor $sqnr_pt dB"
   # QAT: float weights behind fake-quantize; --convert folds them into what PTQ writes.
   "$fxc" quantize -q "$src" --qat -o "$work/qat.onnx" --check || fail "$model: --qat"
   "$fxc" quantize -q "$work/qat.onnx" --convert -o "$work/converted.onnx" --check ||
     fail "$model: --convert"
-  "$fxc" run "$work/converted.onnx" | cmp -s - "$work/trt.txt" ||
-    fail "$model: the converted QAT model differs from the PTQ model"
-  "$fxc" run "$work/qat.onnx" | cmp -s - "$work/trt.txt" ||
-    fail "$model: the QAT model differs from the PTQ model"
+  # The same arithmetic: every output element equal (tolerance 0).
+  for variant in converted qat; do
+    "$fxc" run "$work/$variant.onnx" --output-dir "$work/$variant" >/dev/null || fail "$model: run $variant"
+    "$compare" "$work/$variant/output.npy" "$work/trt/output.npy" 0 0 ||
+      fail "$model: the $variant QAT model differs from the PTQ model"
+  done
 done
 # The same, pass by pass through fxc fuse.
 "$fxc" fuse -q testdata/models/resnet18_narrow.onnx --pass conv-bn --pass quant-observe:preset=ort-cpu \
