@@ -4,12 +4,18 @@ a decoder layer, an LSTM and a GRU model (bidirectional, two layers), each expor
 in both modes (defaults, which fold constants; and training=PRESERVE, do_constant_folding=False:
 the unfolded Linear through a Transpose of its weight). Writes testdata/models/<name>.onnx and,
 in testdata/recorded/, the seeded input and PyTorch's own output as .npy, which the ctest
-`recorded.<name>` compares with `fxc run` element by element.
+`recorded.<name>` compares with `fxc run` element by element. Also the committed narrow CNNs
+(scripts/export_testdata.py): rebuilt in PyTorch with the weights read back from their ONNX files,
+PyTorch's output for exactly the weights fxc runs.
+
+  scripts/record_outputs.py          all of them
+  scripts/record_outputs.py --cnns   only the CNNs' outputs (their models stay as committed)
 
 Needs `scripts/setup.sh torch`. Weights are random (seeded); outputs are recorded, not computed
 by fxc.
 """
 import os
+import sys
 
 import numpy as np
 import torch
@@ -61,8 +67,39 @@ def randomized(model):
     return model
 
 
+def record_cnns():
+    import onnx
+    import torchvision
+    from onnx import numpy_helper
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from export_testdata import narrow
+
+    for stem, base, factor in (("resnet18_narrow", "resnet18", 16), ("mobilenet_v2_narrow", "mobilenet_v2", 8),
+                               ("mobilenet_v3_small_narrow", "mobilenet_v3_small", 8),
+                               ("squeezenet1_1_narrow", "squeezenet1_1", 8)):
+        model = narrow(getattr(torchvision.models, base)(), torch, factor).eval()
+        weights = {t.name: numpy_helper.to_array(t) for t in onnx.load(os.path.join(MODELS, stem + ".onnx")).graph.initializer}
+        state = model.state_dict()
+        for key in state:
+            if key.endswith("num_batches_tracked"):
+                continue
+            if key not in weights or weights[key].shape != tuple(state[key].shape):
+                raise SystemExit(f"{stem}: {key} {tuple(state[key].shape)} is not in the ONNX file as such")
+            state[key] = torch.from_numpy(weights[key].copy())
+        model.load_state_dict(state)
+        x = torch.randn(1, 3, 64, 64, generator=torch.Generator().manual_seed(5))
+        with torch.no_grad():
+            y = model(x)
+        np.save(os.path.join(RECORDED, stem + ".x.npy"), x.numpy())
+        np.save(os.path.join(RECORDED, stem + ".y.npy"), y.numpy())
+        print(stem, tuple(y.shape))
+
+
 def main():
     os.makedirs(RECORDED, exist_ok=True)
+    if sys.argv[1:] == ["--cnns"]:
+        record_cnns()
+        return
     for name, model, x, mode in models():
         torch.manual_seed(0)
         randomized(model).eval()
@@ -75,6 +112,7 @@ def main():
         np.save(os.path.join(RECORDED, name + ".x.npy"), x.numpy())
         np.save(os.path.join(RECORDED, name + ".y.npy"), y.numpy())
         print(name, tuple(y.shape))
+    record_cnns()
 
 
 if __name__ == "__main__":

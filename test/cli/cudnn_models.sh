@@ -39,7 +39,8 @@ for m in testdata/models/*.onnx; do
   fi
 done
 for name in transformer_encoder_layer transformer_encoder_layer_unfolded transformer_decoder_layer \
-  lstm_bidirectional gru_bidirectional; do
+  lstm_bidirectional gru_bidirectional resnet18_narrow mobilenet_v2_narrow mobilenet_v3_small_narrow \
+  squeezenet1_1_narrow; do
   if bash test/cli/recorded.sh "$fxc" "$compare" "$name" --backend cudnn >"$work/rec" 2>&1; then
     echo "  recorded $name on cudnn: ok (PyTorch's outputs, 1e-5 + 1e-4·|y|)"
   else
