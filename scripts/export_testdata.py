@@ -144,10 +144,31 @@ def save(model, stem, **kwargs):
     onnx.save(model, os.path.join(MODELS, stem + ".onnx"), **kwargs)
 
 
+def dynamic_batch_model():
+    """A symbolic batch N on two inputs, float and int64: y = relu(x @ W + b), z = ids + 1, with
+    small exact weights, so that tests can work the outputs by hand."""
+    w = numpy_helper.from_array(np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], np.float32), "fc.weight")
+    b = numpy_helper.from_array(np.array([0, 0.5, -1], np.float32), "fc.bias")
+    one = numpy_helper.from_array(np.array(1, np.int64), "one")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "fc.weight"], ["m"], name="/fc/MatMul"),
+         helper.make_node("Add", ["m", "fc.bias"], ["a"], name="/fc/Add"),
+         helper.make_node("Relu", ["a"], ["y"], name="/relu/Relu"),
+         helper.make_node("Add", ["ids", "one"], ["z"], name="/Add")],
+        "dynamic_batch",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4]),
+         helper.make_tensor_value_info("ids", TensorProto.INT64, ["N"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3]),
+         helper.make_tensor_value_info("z", TensorProto.INT64, ["N"])],
+        [w, b, one])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "dynamic_batch")
+
+
 def hand_made_models():
     """Graphs torch.onnx does not write: functions, subgraphs, external data, aliases."""
     T = TensorProto.FLOAT
     opset = [helper.make_opsetid("", 15)]
+    dynamic_batch_model()
 
     # A local function (the analog of fx.wrap): Swish(x) = x * sigmoid(x) * alpha, called twice.
     swish = helper.make_function(

@@ -61,7 +61,7 @@ int runBench(const BenchFlags& flags) {
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  auto inputs = randomInputs(gm, flags.exec);
+  auto inputs = modelInputs(gm, flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;

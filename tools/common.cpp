@@ -91,7 +91,7 @@ std::string table(const std::vector<std::string>& headers,
   return out;
 }
 
-void addExecFlags(CLI::App& cmd, ExecFlags& flags) {
+void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs) {
   cmd.add_option("--backend", flags.backend,
                  "cpu (oneDNN where it applies; the default), reference (plain loops only), "
                  "cudnn (a CUDA device) or auto (cudnn when a device is usable, else cpu)")
@@ -107,10 +107,146 @@ void addExecFlags(CLI::App& cmd, ExecFlags& flags) {
       ->allow_extra_args(false);
   cmd.add_option("--batch", flags.batch, "batch size: the first dimension of every input")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  if (inputs) {
+    cmd.add_option("--input", flags.inputs,
+                   "NAME=FILE.npy for an input, by its ONNX name (others: seeded random data)")
+        ->allow_extra_args(false);
+  }
 }
 
-Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const ExecFlags& flags) {
-  return exec::randomInputs(gm, flags.seed, parseShapes(flags.shapes), flags.batch);
+std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* flag) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError{std::string(flag) + " " + text + ": expected NAME=VALUE"};
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+namespace {
+
+// The ONNX name of an input (what users know), else its placeholder's.
+std::string inputLabel(const ir::Node& node) {
+  return node.meta.value_name.empty() ? node.name() : node.meta.value_name;
+}
+
+// An input as the model declares it: "[N, 3, 224, 224]", "[4 (--batch), 3, 224, 224]".
+std::string declaredText(const ir::Node& node, int64_t batch) {
+  std::string text = "[";
+  const auto& dims = *node.meta.shape;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    text += d ? ", " : "";
+    text += d == 0 && batch > 0 ? std::to_string(batch) + " (--batch)" : dims[d];
+  }
+  return text + "]";
+}
+
+bool isFloatType(const std::string& dtype) {
+  return dtype.empty() || dtype == "float32" || dtype == "float16" || dtype == "bfloat16";
+}
+
+// Checks one --input file against its placeholder and makes it the value the model takes: its
+// shape fills the symbolic dimensions; float64 converts where every value is a float32, float16
+// always; integers feed integer inputs whose type holds them. Anything else is refused by name.
+Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
+                                const ExecFlags& flags,
+                                const std::map<std::string, std::vector<int64_t>>& shapes) {
+  std::string label = inputLabel(node);
+  exec::NpyInfo info;
+  auto read = exec::readNpy(file, &info);
+  if (!read) return Error{read.error()};
+  exec::Value value = read.take();
+  const std::string& declared = node.meta.dtype;
+  bool float_input = isFloatType(declared);
+  if (value.isFloat() != float_input)
+    return Error{file + ": input " + label + " is " + info.dtype + ", the model declares " +
+                 (declared.empty() ? "float32" : declared)};
+  if (float_input && !info.exact_in_float32)
+    return Error{file + ": input " + label + " is float64 with values float32 cannot hold " +
+                 "exactly; save it as float32 (array.astype(numpy.float32))"};
+  if (float_input && info.dtype != "float32")
+    spdlog::debug("{}: {} converted to float32 without loss", file, info.dtype);
+  if (!float_input) {
+    ir::DType want = ir::DType::kInt64;
+    for (ir::DType t :
+         {ir::DType::kInt8, ir::DType::kUInt8, ir::DType::kInt16, ir::DType::kInt32,
+          ir::DType::kInt64, ir::DType::kBool, ir::DType::kUInt16, ir::DType::kUInt32}) {
+      if (ir::dtypeName(t) == declared) want = t;
+    }
+    int64_t lo = want == ir::DType::kBool ? 0 : INT64_MIN,
+            hi = want == ir::DType::kBool ? 1 : INT64_MAX;
+    if (want == ir::DType::kInt8) lo = -128, hi = 127;
+    if (want == ir::DType::kUInt8) lo = 0, hi = 255;
+    if (want == ir::DType::kInt16) lo = -32768, hi = 32767;
+    if (want == ir::DType::kUInt16) lo = 0, hi = 65535;
+    if (want == ir::DType::kInt32) lo = INT32_MIN, hi = INT32_MAX;
+    if (want == ir::DType::kUInt32) lo = 0, hi = UINT32_MAX;
+    for (int64_t v : value.i) {
+      if (v < lo || v > hi)
+        return Error{file + ": input " + label + " is " + info.dtype + " with the value " +
+                     std::to_string(v) + ", which " + declared + " cannot hold"};
+    }
+    if (value.dtype != want) spdlog::debug("{}: {} converted to {}", file, info.dtype, declared);
+    value.dtype = want;
+  }
+  if (info.fortran_order) spdlog::debug("{}: Fortran-ordered, read in C order", file);
+  // The shape: --shape's when given, else the declared one with its symbolic dimensions (and,
+  // with --batch, the first) taken from the file.
+  auto given = shapes.find(node.meta.value_name);
+  if (given == shapes.end()) given = shapes.find(node.name());
+  if (given != shapes.end()) {
+    if (value.shape != given->second)
+      return Error{file + ": input " + label + " has shape " + exec::shapeText(value.shape) +
+                   ", --shape says " + exec::shapeText(given->second)};
+    return value;
+  }
+  if (!node.meta.shape) return value;
+  const auto& dims = *node.meta.shape;
+  bool fits = dims.size() == value.shape.size();
+  for (size_t d = 0; fits && d < dims.size(); ++d) {
+    bool symbolic = dims[d].empty() || dims[d].find_first_not_of("0123456789") != std::string::npos;
+    if (d == 0 && flags.batch > 0)
+      fits = value.shape[0] == flags.batch;
+    else if (!symbolic)
+      fits = value.shape[d] == std::stoll(dims[d]);
+  }
+  if (!fits)
+    return Error{file + ": input " + label + " has shape " + exec::shapeText(value.shape) +
+                 ", the model declares " + declaredText(node, flags.batch)};
+  return value;
+}
+
+}  // namespace
+
+Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const ExecFlags& flags) {
+  auto shapes = parseShapes(flags.shapes);
+  std::vector<const ir::Node*> placeholders;
+  std::string names;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() != ir::Opcode::kPlaceholder) continue;
+    placeholders.push_back(node);
+    names += (names.empty() ? "" : ", ") + inputLabel(*node);
+  }
+  auto find = [&](const std::string& name, const char* flag) {
+    for (size_t k = 0; k < placeholders.size(); ++k) {
+      if (placeholders[k]->name() == name || placeholders[k]->meta.value_name == name) return k;
+    }
+    throw UsageError{std::string(flag) + " " + name + ": the model's inputs are " + names};
+  };
+  for (const auto& [name, shape] : shapes) find(name, "--shape");
+  // The files first: their shapes complete the random inputs' (symbolic dimensions).
+  std::map<size_t, exec::Value> given;
+  for (const auto& text : flags.inputs) {
+    auto [name, file] = splitAssignment(text, "--input");
+    size_t k = find(name, "--input");
+    if (given.count(k)) throw UsageError{"--input " + name + " is given twice"};
+    auto value = fileInput(*placeholders[k], file, flags, shapes);
+    if (!value) return Error{value.error()};
+    shapes[placeholders[k]->name()] = value.value().shape;
+    given.emplace(k, value.take());
+  }
+  auto inputs = exec::randomInputs(gm, flags.seed, shapes, flags.batch);
+  if (!inputs) return inputs;
+  for (auto& [k, value] : given) inputs.value()[k] = std::move(value);
+  return inputs;
 }
 
 exec::Backend applyExecFlags(const ExecFlags& flags) {

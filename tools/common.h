@@ -110,24 +110,31 @@ std::string table(const std::vector<std::string>& headers,
                   const std::vector<std::vector<std::string>>& rows,
                   const std::vector<bool>& numeric);
 
-// --backend / --precision / --threads / --seed / --shape / --batch, shared by the commands that
-// run a model.
+// --backend / --precision / --threads / --seed / --shape / --batch / --input, shared by the
+// commands that run a model.
 struct ExecFlags {
   std::string backend = "cpu";
   std::string precision = "fp32";
   int threads = 0;  // 0: one per core
   uint64_t seed = 0;
   std::vector<std::string> shapes;
-  int64_t batch = 0;  // 0: as declared
+  int64_t batch = 0;                // 0: as declared
+  std::vector<std::string> inputs;  // NAME=FILE.npy
 };
-void addExecFlags(CLI::App& cmd, ExecFlags& flags);
+// `inputs`: also --input (not on quantize, whose data is --calibration).
+void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs = true);
 // Sets the thread count and precision; the backend to run on ("auto": cudnn when a CUDA device
 // is usable, else cpu). --backend cudnn without a usable device throws RunError.
 exec::Backend applyExecFlags(const ExecFlags& flags);
 // -v: the nodes a cudnn run leaves to CPU kernels.
 void reportFallbacks(const exec::Interpreter& interpreter);
-// Seeded random inputs of the declared shapes, with --shape and --batch applied.
-Expected<std::vector<exec::Value>> randomInputs(const ir::GraphModule& gm, const ExecFlags& flags);
+// The inputs of a run: --input files (their shapes fill symbolic dimensions; lossless dtype
+// conversions only), seeded random data of the declared shapes for the rest, --shape and --batch
+// applied. Unknown input names are usage errors; files that do not fit the model are errors
+// quoting the declared shape.
+Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const ExecFlags& flags);
+// "NAME=VALUE" → {NAME, VALUE}; a usage error naming `flag` otherwise.
+std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* flag);
 
 // `--shape NAME=D0,D1,...` values → the shapes they give; malformed ones are usage errors.
 std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::string>& specs);

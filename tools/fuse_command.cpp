@@ -89,7 +89,7 @@ int runFuse(const FuseFlags& flags) {
   // with the reference kernels, is the reference.
   std::vector<exec::Value> verify_inputs, reference;
   if (tolerance) {
-    auto inputs = randomInputs(gm, flags.exec);
+    auto inputs = modelInputs(gm, flags.exec);
     auto outputs = inputs ? runModel(*oracle, inputs.value(), exec::Backend::kReference)
                           : Expected<std::vector<exec::Value>>(Error{inputs.error()});
     if (!outputs) {

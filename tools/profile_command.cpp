@@ -104,7 +104,7 @@ int runProfile(const ProfileFlags& flags) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");
     return kExitFailure;
   }
-  auto inputs = randomInputs(*traced.value(), flags.exec);
+  auto inputs = modelInputs(*traced.value(), flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;

@@ -412,7 +412,7 @@ Runner addQuantizeCommand(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}));
   addViewFlags(*cmd, flags->views);
   addOutputFlags(*cmd, flags->output);
-  addExecFlags(*cmd, flags->exec);
+  addExecFlags(*cmd, flags->exec, /*inputs=*/false);
   return [cmd, flags]() { return cmd->parsed() ? runQuantize(*flags) : -1; };
 }
 

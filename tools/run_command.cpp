@@ -17,19 +17,10 @@ namespace {
 
 struct RunFlags {
   std::string model;
-  std::vector<std::string> inputs;
   std::string output_dir;
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   ExecFlags exec;
 };
-
-// "NAME=VALUE" → {NAME, VALUE}; a usage error otherwise.
-std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* flag) {
-  size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw UsageError{std::string(flag) + " " + text + ": expected NAME=VALUE"};
-  return {text.substr(0, eq), text.substr(eq + 1)};
-}
 
 std::string safeFileName(const std::string& name) {
   std::string out = name;
@@ -41,10 +32,6 @@ std::string safeFileName(const std::string& name) {
 }
 
 int runRun(const RunFlags& flags) {
-  auto shapes = parseShapes(flags.exec.shapes);
-  std::map<std::string, std::string> files;
-  for (const auto& text : flags.inputs) files.insert(splitAssignment(text, "--input"));
-
   std::string path = resolveModelPath(flags.model);
   onnx::TraceOptions options = flags.trace;
   auto traced = loadGraphModule(path, options);
@@ -61,40 +48,10 @@ int runRun(const RunFlags& flags) {
     printError(label + ": unsupported: node " + missing + " has no CPU kernel");
     return kExitFailure;
   }
-  auto inputs = randomInputs(gm, flags.exec);
+  auto inputs = modelInputs(gm, flags.exec);
   if (!inputs) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
-  }
-  auto placeholders = interpreter.inputs();
-  for (const auto& [name, file] : files) {
-    // The ONNX input name ("input.1") or the placeholder's ("input_1").
-    auto named = [&](const ir::Node* node) {
-      return node->name() == name || node->meta.value_name == name;
-    };
-    size_t k = 0;
-    while (k < placeholders.size() && !named(placeholders[k])) ++k;
-    if (k == placeholders.size())
-      throw UsageError{"--input " + name + ": the model has no input of that name"};
-    auto value = exec::readNpy(file);
-    if (!value) {
-      printError(value.error());
-      return kExitFailure;
-    }
-    const auto& declared = inputs.value()[k];
-    if (value.value().shape != declared.shape && !shapes.count(name) &&
-        placeholders[k]->meta.shape) {
-      printError(file + ": input " + name + " has shape " + exec::shapeText(value.value().shape) +
-                 ", the model declares " + exec::shapeText(declared.shape));
-      return kExitFailure;
-    }
-    if (value.value().isFloat() != declared.isFloat()) {
-      printError(file + ": input " + name + " is " +
-                 std::string(ir::dtypeName(value.value().dtype)) + ", the model declares " +
-                 std::string(ir::dtypeName(declared.dtype)));
-      return kExitFailure;
-    }
-    inputs.value()[k] = value.take();
   }
   // A reduced precision on the GPU reports its error against float32 on the same inputs.
   bool reduced = flags.exec.precision != "fp32" && interpreter.backend() == exec::Backend::kCudnn;
@@ -158,9 +115,6 @@ Runner addRunCommand(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* cmd = app.add_subcommand("run", "Run a model on the CPU interpreter");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
-  cmd->add_option("--input", flags->inputs,
-                  "NAME=FILE.npy for an input (others: seeded random data)")
-      ->allow_extra_args(false);
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
   addTraceFlags(*cmd, flags->trace);
   addExecFlags(*cmd, flags->exec);

@@ -77,7 +77,9 @@ const NpyInteger* npyInteger(ir::DType dtype) {
 
 }  // namespace
 
-Expected<Value> readNpy(const std::string& path) {
+Expected<Value> readNpy(const std::string& path, NpyInfo* info) {
+  NpyInfo ignored;
+  if (!info) info = &ignored;
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -112,8 +114,7 @@ Expected<Value> readNpy(const std::string& path) {
   if (q1 == std::string::npos || q2 == std::string::npos)
     return Error{path + ": malformed dtype in .npy header"};
   std::string dtype = descr.substr(q1 + 1, q2 - q1 - 1);
-  if (order.find("True") < order.find(','))
-    return Error{path + ": Fortran-ordered arrays are not supported"};
+  info->fortran_order = order.find("True") < order.find(',');
   size_t open = shape_text.find('('), close = shape_text.find(')');
   if (open == std::string::npos || close == std::string::npos)
     return Error{path + ": malformed shape in .npy header"};
@@ -144,11 +145,16 @@ Expected<Value> readNpy(const std::string& path) {
   if (bytes.size() - offset != n * size)
     return Error{path + ": holds " + std::to_string(bytes.size() - offset) +
                  " bytes of data, its header says " + std::to_string(n * size)};
+  static const std::map<std::string, std::string> names = {
+      {"<f4", "float32"}, {"<f8", "float64"}, {"<f2", "float16"}};
+  info->dtype = integer ? std::string(ir::dtypeName(integer->dtype)) : names.at(dtype);
   if (dtype == "<f4") {
     value.f = readElements<float>(bytes, offset, n);
   } else if (dtype == "<f8") {
     auto d = readElements<double>(bytes, offset, n);
     value.f.assign(d.begin(), d.end());
+    for (size_t k = 0; k < n && info->exact_in_float32; ++k)
+      info->exact_in_float32 = std::isnan(d[k]) || static_cast<double>(value.f[k]) == d[k];
   } else if (dtype == "<f2") {
     auto h = readElements<uint16_t>(bytes, offset, n);
     value.f.resize(n);
@@ -164,6 +170,26 @@ Expected<Value> readNpy(const std::string& path) {
         raw |= ~uint64_t{0} << (8 * size);
       value.i[k] = static_cast<int64_t>(raw);
     }
+  }
+  if (info->fortran_order && value.shape.size() > 1) {
+    // Element (i0, ..., ir) sits at i0 + d0·(i1 + d1·(...)) in the file: gather it to C order.
+    size_t rank = value.shape.size();
+    std::vector<int64_t> c_strides(rank, 1), f_strides(rank, 1);
+    for (size_t d = rank - 1; d > 0; --d) c_strides[d - 1] = c_strides[d] * value.shape[d];
+    for (size_t d = 1; d < rank; ++d) f_strides[d] = f_strides[d - 1] * value.shape[d - 1];
+    auto reorder = [&](auto& elements) {
+      auto source = elements;
+      for (size_t k = 0; k < n; ++k) {
+        int64_t at = 0;
+        for (size_t d = 0; d < rank; ++d)
+          at += static_cast<int64_t>(k) / c_strides[d] % value.shape[d] * f_strides[d];
+        elements[k] = source[static_cast<size_t>(at)];
+      }
+    };
+    if (value.isFloat())
+      reorder(value.f);
+    else
+      reorder(value.i);
   }
   return value;
 }

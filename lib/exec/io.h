@@ -12,9 +12,17 @@
 
 namespace fxc::exec {
 
-// Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8, bool); errors name the
-// problem, not the file.
-Expected<Value> readNpy(const std::string& path);
+// What a .npy file held before it became a Value: its dtype as NumPy names it ("float64", ...),
+// whether every element is exactly a float32 (float64 values that round are not), and whether it
+// was Fortran-ordered (the Value is always C order).
+struct NpyInfo {
+  std::string dtype;
+  bool exact_in_float32 = true;
+  bool fortran_order = false;
+};
+// Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8/16/32, bool; C or Fortran
+// order) into float or integer elements.
+Expected<Value> readNpy(const std::string& path, NpyInfo* info = nullptr);
 // Serializes a value as .npy: float32, or its integer type (int8 ... int64, uint8/16/32, bool).
 std::string npyBytes(const Value& value);
 
