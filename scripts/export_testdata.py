@@ -146,7 +146,8 @@ def save(model, stem, **kwargs):
 
 def dynamic_batch_model():
     """A symbolic batch N on two inputs, float and int64: y = relu(x @ W + b), z = ids + 1, with
-    small exact weights, so that tests can work the outputs by hand."""
+    small exact weights, so that tests can work the outputs by hand; and a convolution with a
+    symbolic batch on one input."""
     w = numpy_helper.from_array(np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], np.float32), "fc.weight")
     b = numpy_helper.from_array(np.array([0, 0.5, -1], np.float32), "fc.bias")
     one = numpy_helper.from_array(np.array(1, np.int64), "one")
@@ -162,6 +163,16 @@ def dynamic_batch_model():
          helper.make_tensor_value_info("z", TensorProto.INT64, ["N"])],
         [w, b, one])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "dynamic_batch")
+
+    # One input with a symbolic batch, for calibration data that fixes it.
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "conv.weight", "conv.bias"], ["c"], name="/conv/Conv"),
+         helper.make_node("Relu", ["c"], ["y"], name="/relu/Relu")],
+        "dynamic_conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4, 6, 6])],
+        [f32("conv.weight", [4, 3, 3, 3], 3), f32("conv.bias", [4], 4)])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "dynamic_conv")
 
 
 def hand_made_models():

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -246,24 +247,47 @@ int runQuantize(const QuantizeFlags& flags) {
     if (!done) return failed(done.error());
     report["passes"] = done.value();
   } else {
-    bool measure = flags.report || json;
-    if (measure || wantsOutput(flags.output)) {
-      exec::Interpreter float_model(gm, backend);
-      for (int k = 0; k < flags.holdout; ++k) {
-        auto inputs = exec::randomInputs(gm, flags.exec.seed + 1000003 + static_cast<uint64_t>(k),
-                                         parseShapes(flags.exec.shapes), flags.exec.batch);
-        if (!inputs) return fail(inputs.error());
-        auto outputs = float_model.run(inputs.value());
-        if (!outputs) return fail(outputs.error());
-        holdout.push_back(inputs.take());
-        reference.push_back(outputs.take());
-      }
-    }
     // What can fail on the user's input fails before any pass runs: the calibration data, the
     // excluded names, whether anything is quantizable at all.
     auto samples = exec::calibrationInputs(gm, flags.calibration, flags.exec.seed,
                                            parseShapes(flags.exec.shapes), flags.exec.batch);
     if (!samples) return fail(samples.error());
+    bool measure = flags.report || json;
+    if (measure || wantsOutput(flags.output)) {
+      bool from_files = flags.calibration.rfind("random:", 0) != 0;
+      size_t count = samples.value().size();
+      if (from_files && count >= 2) {
+        // The user's data: a fifth of it (at least one sample, at most --holdout) is held out
+        // from calibration and measured on.
+        size_t held = std::min<size_t>(
+            {std::max<size_t>(1, count / 5), count - 1, static_cast<size_t>(flags.holdout)});
+        holdout.assign(std::make_move_iterator(samples.value().end() - static_cast<long>(held)),
+                       std::make_move_iterator(samples.value().end()));
+        samples.value().resize(count - held);
+        spdlog::info("held out {} of the {} calibration samples for measuring", held, count);
+      } else {
+        // Random inputs (seeds no calibration sample uses) of the calibration data's shapes.
+        auto shapes = parseShapes(flags.exec.shapes);
+        size_t k = 0;
+        for (const ir::Node* node : gm.graph()) {
+          if (node->op() == ir::Opcode::kPlaceholder && !samples.value().empty() &&
+              k < samples.value()[0].size())
+            shapes[node->name()] = samples.value()[0][k++].shape;
+        }
+        for (int h = 0; h < flags.holdout; ++h) {
+          auto inputs = exec::randomInputs(gm, flags.exec.seed + 1000003 + static_cast<uint64_t>(h),
+                                           shapes, 0);
+          if (!inputs) return fail(inputs.error());
+          holdout.push_back(inputs.take());
+        }
+      }
+      exec::Interpreter float_model(gm, backend);
+      for (const auto& inputs : holdout) {
+        auto outputs = float_model.run(inputs);
+        if (!outputs) return fail(outputs.error());
+        reference.push_back(outputs.take());
+      }
+    }
     const passes::QuantPreset& preset = *passes::findPreset(flags.preset);
     std::vector<std::string> kinds = flags.op_types.empty() ? preset.op_types : flags.op_types;
     bool quantizable = false;
@@ -381,7 +405,8 @@ Runner addQuantizeCommand(CLI::App& app) {
                   "trt (symmetric int8) or ort-cpu (uint8 activations, int8 weights, int32 bias)")
       ->check(CLI::IsMember({"trt", "ort-cpu"}));
   cmd->add_option("--calibration", flags->calibration,
-                  "random:N (seeded samples; default random:32) or a directory of .npy files");
+                  "random:N (seeded samples; default random:32), a directory of .npy files or one "
+                  ".npy file (a batch of samples); from files, a fifth is held out for measuring");
   cmd->add_option("--method", flags->method, "minmax (default), percentile or entropy")
       ->check(CLI::IsMember({"minmax", "percentile", "entropy"}));
   cmd->add_option("--percentile", flags->percentile, "for --method percentile (default 99.99)")
@@ -404,7 +429,8 @@ Runner addQuantizeCommand(CLI::App& app) {
   cmd->add_flag("--report", flags->report,
                 "per-tensor scale, zero point, SQNR; per-output SQNR, cosine, max error");
   cmd->add_option("--holdout", flags->holdout,
-                  "held-out random inputs for the report and the written-model check (default 8)");
+                  "held-out inputs for the report and the written-model check: random ones "
+                  "(default 8), or at most this many of the calibration files' samples");
   cmd->add_option("--min-sqnr", flags->min_sqnr,
                   "the written model, run again, must keep every output's SQNR in dB against "
                   "the float model at least this high, or it is not written (default 10)");

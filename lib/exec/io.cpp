@@ -349,26 +349,42 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
     return samples;
   }
   struct stat info;
-  if (::stat(spec.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
-    return Error{"calibration '" + spec + "': not random:N and not a directory"};
-  auto declared = randomInputs(gm, seed, shapes, batch);
-  if (!declared) return Error{declared.error()};
-  if (declared.value().size() != 1)
-    return Error{"calibration directory " + spec + ": the model has " +
-                 std::to_string(declared.value().size()) +
-                 " inputs; a directory of .npy files calibrates single-input models"};
-  const Value& want = declared.value()[0];
+  bool is_dir = ::stat(spec.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+  bool is_npy = !is_dir && ::stat(spec.c_str(), &info) == 0 && spec.size() > 4 &&
+                spec.compare(spec.size() - 4, 4, ".npy") == 0;
+  if (!is_dir && !is_npy)
+    return Error{"calibration '" + spec + "': not random:N, a directory or a .npy file"};
   std::vector<std::string> files;
-  if (DIR* dir = ::opendir(spec.c_str())) {
+  if (is_npy) files.push_back(spec);
+  if (DIR* dir = is_dir ? ::opendir(spec.c_str()) : nullptr) {
+    std::string prefix = spec.back() == '/' ? spec : spec + "/";
     while (dirent* entry = ::readdir(dir)) {
       std::string name = entry->d_name;
       if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
-        files.push_back(spec + "/" + name);
+        files.push_back(prefix + name);
     }
     ::closedir(dir);
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) return Error{"calibration directory " + spec + " holds no .npy files"};
+  std::vector<const ir::Node*> placeholders;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() == ir::Opcode::kPlaceholder) placeholders.push_back(node);
+  }
+  if (placeholders.size() != 1)
+    return Error{"calibration " + spec + ": the model has " + std::to_string(placeholders.size()) +
+                 " inputs; .npy files calibrate single-input models"};
+  auto declared = randomInputs(gm, seed, shapes, batch);
+  if (!declared) {
+    // Symbolic dimensions: the first file's shape is one sample's (every file then holds one).
+    auto first = readNpy(files[0]);
+    if (!first) return Error{files[0] + ": " + first.error()};
+    auto completed = shapes;
+    completed[placeholders[0]->name()] = first.value().shape;
+    declared = randomInputs(gm, seed, completed, 0);
+    if (!declared) return Error{declared.error()};
+  }
+  const Value& want = declared.value()[0];
   for (const auto& file : files) {
     auto value = readNpy(file);
     if (!value) return Error{file + ": " + value.error()};

@@ -72,7 +72,19 @@ npy "$work/calib/a.npy" '<f4' '(1, 3, 64, 64)' $((3 * 64 * 64 * 4))
 npy "$work/calib/b.npy" '<f4' '(2, 3, 64, 64)' $((2 * 3 * 64 * 64 * 4))
 "$fxc" quantize testdata/models/resnet18_narrow.onnx --calibration "$work/calib" -o "$work/dir.onnx" \
   2>"$work/err" || fail "calibration from a directory: $(cat "$work/err")"
-grep -q "calibrate (minmax, 3 samples)" "$work/err" || fail "a batch file is not split: $(cat "$work/err")"
+# Three samples (b.npy holds two): one held out for measuring, two calibrate.
+grep -q "held out 1 of the 3 calibration samples" "$work/err" && grep -q "calibrate (minmax, 2 samples)" \
+  "$work/err" || fail "a batch file is not split, or nothing held out: $(cat "$work/err")"
+# One batched .npy file calibrates too.
+"$fxc" quantize -q testdata/models/resnet18_narrow.onnx --calibration "$work/calib/b.npy" \
+  -o "$work/file.onnx" 2>"$work/err" || fail "calibration from one .npy file: $(cat "$work/err")"
+# A symbolic batch (x [N, 3, 8, 8]): the files fix it (the first holds one sample, the next two).
+mkdir "$work/calib_dyn"
+npy "$work/calib_dyn/a.npy" '<f4' '(1, 3, 8, 8)' $((3 * 8 * 8 * 4))
+npy "$work/calib_dyn/b.npy" '<f4' '(2, 3, 8, 8)' $((2 * 3 * 8 * 8 * 4))
+"$fxc" quantize testdata/models/dynamic_conv.onnx --calibration "$work/calib_dyn" \
+  -o "$work/dyn.onnx" 2>"$work/err" || fail "calibrating a symbolic batch from files: $(cat "$work/err")"
+grep -q "calibrate (minmax, 2 samples)" "$work/err" || fail "symbolic batch: $(cat "$work/err")"
 
 # Grouped ConvTranspose (group 2, 6 output channels, 3 weight scales): the int32 bias reads the
 # scale of its channel's slice. Before, it read past the 3 scales: the model did not run in fxc and
