@@ -1,17 +1,47 @@
 #!/usr/bin/env bash
-# fxc bench: unfused and fused timings with median ≤ max and min ≤ median, and the speedup,
-# as text and as JSON.
+# fxc bench: the unfused and fused variants timed in turns (as many runs each), their statistics
+# ordered as statistics must be (min ≤ p50 ≤ p90 ≤ p99 ≤ max, min ≤ mean ≤ max, std ≥ 0),
+# throughput = batch / p50, the speedup the ratio of the p50s; --duration keeps timing until the
+# time has passed; as text and as JSON (numbers as numbers).
 #   bench.sh FXC
 set -u
 fxc=$1
 fail() { echo "FAIL: $*"; exit 1; }
-json=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --pass conv-bn --runs 3 --warmup 1 --format json) ||
-  fail "bench failed"
-for key in '"unfused"' '"fused"' '"median_ms"' '"min_ms"' '"max_ms"' '"speedup"'; do
-  grep -q "$key" <<<"$json" || fail "no $key in $json"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$fxc" bench -q testdata/models/resnet18_narrow.onnx --pass conv-bn --runs 3 --warmup 1 --batch 2 \
+  --format json >"$work/b.json" || fail "bench failed"
+# JSON checked with awk on its one-number-per-line layout (CI has no python).
+field() {  # VARIANT KEY
+  awk -v v="\"$1\": {" -v k="\"$2\":" '$0 ~ v { inside = 1 } inside && index($0, k) { gsub(/[,]/, "", $2); print $2; exit }' "$work/b.json"
+}
+for variant in unfused fused; do
+  for key in runs mean_ms std_ms min_ms p50_ms median_ms p90_ms p99_ms max_ms per_second; do
+    value=$(field $variant $key)
+    [[ "$value" =~ ^[0-9.e+-]+$ ]] || fail "$variant.$key is not a number: '$value'"
+  done
+  [ "$(field $variant runs)" = 3 ] || fail "$variant: not 3 runs"
+  awk -v min="$(field $variant min_ms)" -v p50="$(field $variant p50_ms)" -v p90="$(field $variant p90_ms)" \
+    -v p99="$(field $variant p99_ms)" -v max="$(field $variant max_ms)" -v mean="$(field $variant mean_ms)" \
+    -v std="$(field $variant std_ms)" -v rate="$(field $variant per_second)" -v median="$(field $variant median_ms)" \
+    'BEGIN { exit !(min <= p50 && p50 <= p90 && p90 <= p99 && p99 <= max && min <= mean && mean <= max &&
+                    std >= 0 && median == p50 && (rate * p50 / 2000 - 1) ^ 2 < 1e-6) }' ||
+    fail "$variant: statistics out of order: $(cat "$work/b.json")"
 done
-text=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 3 --batch 2) || fail "bench without passes failed"
-grep -q '^unfused  median [0-9.]* ms  min [0-9.]* ms  max [0-9.]* ms$' <<<"$text" || fail "unexpected text: $text"
+grep -q '"batch": 2,' "$work/b.json" || fail "no integer batch in the JSON"
+speedup=$(awk '/"speedup":/ { gsub(/,/, "", $2); print $2 }' "$work/b.json")
+awk -v s="$speedup" -v a="$(field unfused p50_ms)" -v b="$(field fused p50_ms)" \
+  'BEGIN { exit !((s * b / a - 1) ^ 2 < 1e-6) }' || fail "speedup $speedup is not the ratio of the p50s"
+text=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 3) || fail "bench without passes failed"
+head -1 <<<"$text" | grep -q '^variant  runs  mean ms  std ms  min ms  p50 ms  p90 ms  p99 ms  max ms  per second$' ||
+  fail "unexpected header: $text"
+grep -q '^unfused  *3  ' <<<"$text" || fail "unexpected row: $text"
 grep -q '^fused' <<<"$text" && fail "fused timing without --pass"
-awk '/^unfused/ { if (!($6 <= $3 && $3 <= $9)) exit 1 }' <<<"$text" || fail "min <= median <= max does not hold"
+# --duration: at least that long in timed runs (0.3 s here), more runs than --runs asked for.
+start=$(date +%s%N)
+"$fxc" bench -q testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 0.3 --format json \
+  >"$work/b.json" || fail "--duration failed"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$elapsed_ms" -ge 300 ] && [ "$(field unfused runs)" -gt 1 ] ||
+  fail "--duration 0.3 did not keep timing (${elapsed_ms} ms): $(cat "$work/b.json")"
 echo ok
