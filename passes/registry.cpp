@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "ir/name_space.h"
+
 namespace fxc::passes {
 
 bool PassResult::changed() const {
@@ -83,9 +85,15 @@ Expected<PassRequest> parsePassSpec(const std::string& spec) {
   const PassInfo* pass = Registry::instance().find(name);
   if (!pass) {
     std::string names;
-    for (const PassInfo* p : Registry::instance().all())
+    std::vector<std::string> all;
+    for (const PassInfo* p : Registry::instance().all()) {
       names += (names.empty() ? "" : ", ") + p->name;
-    return Error{"unknown pass '" + name + "' (passes: " + names + ")"};
+      all.push_back(p->name);
+    }
+    std::string guess = ir::closestName(name, all);
+    return Error{"unknown pass '" + name + "'" +
+                 (guess.empty() ? "" : ": did you mean '" + guess + "'?") + " (passes: " + names +
+                 ")"};
   }
   PassRequest request{pass, {}};
   for (const auto& option : pass->options)
@@ -114,7 +122,11 @@ Expected<PassRequest> parsePassSpec(const std::string& spec) {
     if (!option) {
       std::string keys;
       for (const auto& o : pass->options) keys += (keys.empty() ? "" : ", ") + o.name;
-      return Error{"pass " + name + " has no option '" + key + "' (" +
+      std::vector<std::string> all;
+      for (const auto& o : pass->options) all.push_back(o.name);
+      std::string guess = ir::closestName(key, all);
+      return Error{"pass " + name + " has no option '" + key + "'" +
+                   (guess.empty() ? "" : ": did you mean '" + guess + "'?") + " (" +
                    (keys.empty() ? std::string("it takes none") : "options: " + keys) + ")"};
     }
     if (eq == std::string::npos)

@@ -73,6 +73,10 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
 
 Expected<bool> validate(const Options& options) {
   for (const char* key : {"from", "to"}) {
+    if (options.get(key).empty())
+      return Error{"pass replace-op needs both from= and to= (e.g. replace-op:from=Add,to=Mul)"};
+  }
+  for (const char* key : {"from", "to"}) {
     if (!::onnx::OpSchemaRegistry::Schema(options.get(key)))
       return Error{"pass replace-op: " + std::string(key) + "='" + options.get(key) +
                    "' is not an ONNX op"};
@@ -80,12 +84,13 @@ Expected<bool> validate(const Options& options) {
   return true;
 }
 
-RegisterPass registration{{"replace-op",
-                           "replaces every call of one ONNX op by another on the same operands",
-                           {{"from", OptionKind::kString, "Add", "the op to replace"},
-                            {"to", OptionKind::kString, "Mul", "the op to put in its place"}},
-                           run,
-                           validate}};
+RegisterPass registration{
+    {"replace-op",
+     "replaces every call of one ONNX op by another on the same operands",
+     {{"from", OptionKind::kString, "", "the op to replace (required)"},
+      {"to", OptionKind::kString, "", "the op to put in its place (required)"}},
+     run,
+     validate}};
 
 }  // namespace
 }  // namespace fxc::passes

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 
+#include "ir/name_space.h"
 #include "ir/output_file.h"
 #include "tools/common.h"
 
@@ -30,6 +31,31 @@ void onInterrupt(int signal) {
   if (unfinished[0]) ::unlink(unfinished);
   std::signal(signal, SIG_DFL);
   std::raise(signal);
+}
+// For "The following argument was not expected: --verfy": the flag of the subcommand given (or
+// of fxc itself) that each unexpected --word most likely meant.
+std::string didYouMean(CLI::App& app, const std::string& message) {
+  std::vector<std::string> flags;
+  auto subcommands = app.get_subcommands();
+  CLI::App* scope = subcommands.empty() ? &app : subcommands.front();
+  for (CLI::App* owner : {scope, &app}) {
+    for (const CLI::Option* option : owner->get_options()) {
+      for (const auto& name : option->get_lnames()) flags.push_back("--" + name);
+    }
+  }
+  std::string hints;
+  size_t colon = message.find(": ");
+  std::string rest = colon == std::string::npos ? "" : message.substr(colon + 2);
+  for (size_t start = 0; start < rest.size();) {
+    size_t space = rest.find(' ', start);
+    std::string word =
+        rest.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    start = space == std::string::npos ? rest.size() : space + 1;
+    if (word.rfind("--", 0) != 0) continue;
+    std::string guess = fxc::ir::closestName(word.substr(0, word.find('=')), flags);
+    if (!guess.empty()) hints += (hints.empty() ? "" : ", ") + guess;
+  }
+  return hints.empty() ? "" : " (did you mean " + hints + "?)";
 }
 }  // namespace
 
@@ -61,6 +87,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::string message = e.what();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) message += didYouMean(app, message);
     printError(message + " (see fxc --help)");
     return kExitUsage;
   }

@@ -44,8 +44,9 @@ int runPasses(const std::string& format) {
   for (const auto* pass : all) {
     std::printf("%-*s  %s\n", static_cast<int>(width), pass->name.c_str(), pass->summary.c_str());
     for (const auto& o : pass->options) {
-      std::printf("%-*s    %s=%s (default %s): %s\n", static_cast<int>(width), "", o.name.c_str(),
-                  kindName(o.kind), o.default_value.c_str(), o.help.c_str());
+      std::string fallback = o.default_value.empty() ? "" : " (default " + o.default_value + ")";
+      std::printf("%-*s    %s=%s%s: %s\n", static_cast<int>(width), "", o.name.c_str(),
+                  kindName(o.kind), fallback.c_str(), o.help.c_str());
     }
   }
   return kExitOk;

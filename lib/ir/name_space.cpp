@@ -1,5 +1,6 @@
 #include "ir/name_space.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <unordered_set>
@@ -47,6 +48,33 @@ const std::unordered_set<std::string_view>& reservedNames() {
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 }  // namespace
+
+std::string closestName(std::string_view word, const std::vector<std::string>& candidates) {
+  auto distance = [](std::string_view a, std::string_view b) {  // Levenshtein
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    size_t d = distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
 
 std::string snakeCase(std::string_view text) {
   std::string out;

@@ -11,6 +11,9 @@ namespace fxc::ir {
 
 // torch.fx's _snake_case: "MaxPool" → "max_pool".
 std::string snakeCase(std::string_view text);
+// The candidate a mistyped `word` most likely meant: the nearest by edit distance, when it is at
+// most a third of the word's length away (at least 1); else "". For "did you mean ...?".
+std::string closestName(std::string_view word, const std::vector<std::string>& candidates);
 // Is `name` a Python keyword, builtin, or one of torch.fx's custom builtins?
 bool isReservedName(std::string_view name);
 
