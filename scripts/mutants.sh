@@ -3,7 +3,8 @@
 # Ninja) and runs ctest; prints a table of which test caught it, or SURVIVED. A survivor is a test
 # the suite is missing. Exit 1 if any survives, or if a mutant's text is not found (the table is
 # out of date). Needs python3 (`scripts/setup.sh python`); takes about a minute per mutant.
-#   scripts/mutants.sh [--check] [PATTERN]    --check: only verify that every text is found
+#   scripts/mutants.sh [--check] [REGEX]    --check: only verify that every text is found;
+#                                           REGEX: only the bugs whose description matches
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check_only=0
@@ -34,7 +35,7 @@ survivors=0 missing=0
 printf '| planted bug | file | caught by |\n| --- | --- | --- |\n'
 while IFS=$'\t' read -r file old new what; do
   [ -z "$file" ] || [ "${file:0:1}" = "#" ] && continue
-  [ -n "$pattern" ] && [[ "$what" != *"$pattern"* ]] && continue
+  [ -n "$pattern" ] && ! [[ "$what" =~ $pattern ]] && continue
   cp "$scratch/$file" "$scratch/$file.orig"
   if ! apply "$scratch/$file" "$old" "$new"; then
     printf '| %s | `%s` | TEXT NOT FOUND |\n' "$what" "$file"
@@ -50,8 +51,9 @@ while IFS=$'\t' read -r file old new what; do
   if ! (cd "$scratch" && ./scripts/build.sh build >/dev/null 2>&1); then
     caught="the build"
   else
+    # The names under "The following tests FAILED:" (not the skipped ones listed before it).
     failed=$(cd "$scratch/build" && { ctest -j2 2>/dev/null || true; } |
-      sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | head -4 | paste -sd, -)
+      sed -n '/tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | head -4 | paste -sd, -)
     caught=${failed:-}
   fi
   mv "$scratch/$file.orig" "$scratch/$file"
@@ -61,5 +63,5 @@ while IFS=$'\t' read -r file old new what; do
     survivors=$((survivors + 1))
   fi
   printf '| %s | `%s` | %s |\n' "$what" "$file" "$caught"
-done <"$table"
+done <"$scratch/$table"  # the copy: editing the table meanwhile cannot disturb the loop
 (( survivors == 0 && missing == 0 ))

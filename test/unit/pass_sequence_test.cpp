@@ -1,9 +1,9 @@
 // Random sequences of 1–4 of the fusion and simplification passes on every repository model (and
-// on models made to tempt them: Conv → Relu → BatchNormalization; a constant split in two; the same
-// input transposed two ways), each result run on the CPU backend and compared,
-// after every pass, with the oracle: the model as written, op by op (no recognition), on the
-// reference kernels. A pass that computes another function than the model fails here, whatever
-// order the passes come in.
+// on models made to tempt them: Conv → Relu → BatchNormalization; one Conv called twice, once
+// before a Relu; a constant split in two; the same input transposed two ways), each result run on
+// the CPU backend and compared, after every pass, with the oracle: the model as written, op by op
+// (no recognition), on the reference kernels. A pass that computes another function than the model
+// fails here, whatever order the passes come in.
 #include <doctest/doctest.h>
 #include <onnx/onnx_pb.h>
 
@@ -72,6 +72,58 @@ std::string convReluBatchNorm() {
   node("Relu", "/relu/Relu", {"c"}, "r");
   node("BatchNormalization", "/bn/BatchNormalization",
        {"r", "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}, "y");
+  auto* output = graph->add_output();
+  output->set_name("y");
+  output->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  return model.SerializeAsString();
+}
+
+// One Conv module called twice, once before a Relu: x [1, 2, 5, 5] → conv → Relu → conv → y.
+// conv-relu must not fuse the ReLU into a module the second call shares.
+std::string convCalledTwice() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(13);
+  auto* graph = model.mutable_graph();
+  graph->set_name("conv_twice");
+  auto* input = graph->add_input();
+  input->set_name("x");
+  auto* type = input->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {1, 2, 5, 5}) type->mutable_shape()->add_dim()->set_dim_value(d);
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal;
+  for (auto [name, dims] :
+       {std::pair<const char*, std::vector<int64_t>>{"conv.weight", {2, 2, 3, 3}},
+        {"conv.bias", {2}}}) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    int64_t n = 1;
+    for (int64_t d : dims) {
+      t->add_dims(d);
+      n *= d;
+    }
+    for (int64_t i = 0; i < n; ++i) t->add_float_data(normal(rng));
+  }
+  auto conv = [&](const std::string& name, const std::string& in, const std::string& out) {
+    auto* n = graph->add_node();
+    n->set_op_type("Conv");
+    n->set_name(name);
+    for (const char* i : {in.c_str(), "conv.weight", "conv.bias"}) n->add_input(i);
+    n->add_output(out);
+    auto* pads = n->add_attribute();
+    pads->set_name("pads");
+    pads->set_type(onnx::AttributeProto::INTS);
+    for (int i = 0; i < 4; ++i) pads->add_ints(1);
+  };
+  conv("/conv/Conv", "x", "c");
+  auto* relu = graph->add_node();
+  relu->set_op_type("Relu");
+  relu->set_name("/relu/Relu");
+  relu->add_input("c");
+  relu->add_output("r");
+  conv("/conv/Conv_1", "r", "y");
   auto* output = graph->add_output();
   output->set_name("y");
   output->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
@@ -194,6 +246,8 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
   std::mt19937 rng(11);
   checkSequences("Conv → Relu → BatchNormalization", convReluBatchNorm(), 12, rng, true);
   checkSequences("a constant split, one input transposed two ways", splitAndTransposes(), 8, rng,
+                 true);
+  checkSequences("one Conv module called twice, once before a Relu", convCalledTwice(), 12, rng,
                  true);
   for (const auto& entry : std::filesystem::directory_iterator(testModelsDir())) {
     if (entry.path().extension() != ".onnx") continue;
