@@ -300,6 +300,9 @@ void validateOutputFlags(const OutputFlags& flags, const std::string& model_path
   }
   if (flags.path == "-" && prints_text)
     throw UsageError{"-o - writes the model to stdout; a text view cannot go there too"};
+  if (flags.path == "-" && ::isatty(STDOUT_FILENO))
+    throw UsageError{"-o - would write a binary model to the terminal: redirect stdout (> m.onnx, "
+                     "| cmd) or give -o FILE"};
   if (flags.path.empty() || flags.path == "-" || model_path == "-") return;
   struct stat in {
   }, out{};

@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
@@ -31,7 +33,35 @@ std::string safeFileName(const std::string& name) {
   return out;
 }
 
+// mkdir -p: the directory and its parents; an error names what stood in the way.
+Expected<bool> makeDirectories(const std::string& path) {
+  std::string partial;
+  for (size_t at = 0; at <= path.size(); ++at) {
+    if (at < path.size() && path[at] != '/') continue;
+    partial = path.substr(0, at);
+    if (partial.empty()) continue;
+    struct stat info;
+    if (::stat(partial.c_str(), &info) == 0) {
+      if (!S_ISDIR(info.st_mode))
+        return Error{"--output-dir " + path + ": " + partial + " is not a directory"};
+      continue;
+    }
+    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
+      return Error{"--output-dir " + path + ": cannot create " + partial + ": " +
+                   std::strerror(errno)};
+  }
+  return true;
+}
+
 int runRun(const RunFlags& flags) {
+  // The output directory first: a run is not wasted on a directory that cannot be made.
+  if (!flags.output_dir.empty()) {
+    auto made = makeDirectories(flags.output_dir);
+    if (!made) {
+      printError(made.error());
+      return kExitFailure;
+    }
+  }
   std::string path = resolveModelPath(flags.model);
   onnx::TraceOptions options = flags.trace;
   auto traced = loadGraphModule(path, options);
@@ -92,12 +122,14 @@ int runRun(const RunFlags& flags) {
          k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
       names[static_cast<size_t>(k)] = record->proto->graph().output(k).name();
   }
-  if (!flags.output_dir.empty()) ::mkdir(flags.output_dir.c_str(), 0755);
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
     std::printf("%s: %s\n", name.c_str(), exec::summary(outputs.value()[k]).c_str());
     if (flags.output_dir.empty()) continue;
     std::string file = flags.output_dir + "/" + safeFileName(name) + ".npy";
+    if (safeFileName(name) != name)
+      spdlog::info("output '{}' is written as {} (file names keep letters, digits, '.', '_', '-')",
+                   name, file);
     OutputFile out(file);
     out.write(exec::npyBytes(outputs.value()[k]));
     auto written = out.commit();
@@ -105,6 +137,7 @@ int runRun(const RunFlags& flags) {
       printError(written.error());
       return kExitFailure;
     }
+    spdlog::info("wrote {}", file);
   }
   return kExitOk;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What -o promises: the input is never overwritten without --in-place, a failed write leaves
-# nothing behind, --in-place replaces the file, -o - is a pipe other fxc commands read.
+# nothing behind, --in-place replaces the file, -o - is a pipe other fxc commands read and never a
+# terminal; run --output-dir makes its directory before the run and lists what it wrote.
 #   output_safety.sh FXC
 set -u
 fxc=$1
@@ -82,6 +83,21 @@ ln -s m.onnx "$work/input_link.onnx"
 mkdir "$work/dir"
 "$fxc" trace "$work/m.onnx" -o "$work/dir" 2>"$work/err"
 [ $? = 1 ] && grep -q "is a directory" "$work/err" || fail "-o onto a directory: $(cat "$work/err")"
+# run --output-dir: made with its parents before the run, each file written named on stderr,
+# a file in the way refused before running (one line, exit 1).
+"$fxc" run "$work/m.onnx" --output-dir "$work/a/b/c" >/dev/null 2>"$work/err" || fail "--output-dir a/b/c"
+[ -f "$work/a/b/c/out0.npy" ] && [ -f "$work/a/b/c/out2.npy" ] || fail "--output-dir a/b/c: no files"
+grep -q "wrote $work/a/b/c/out0.npy" "$work/err" || fail "the files written are not listed: $(cat "$work/err")"
+touch "$work/plain"
+"$fxc" run "$work/m.onnx" --output-dir "$work/plain/sub" >"$work/out.txt" 2>"$work/err"
+[ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "$work/plain is not a directory" "$work/err" &&
+  [ ! -s "$work/out.txt" ] || fail "--output-dir through a file: $(cat "$work/err")"
+# -o - onto a terminal is refused (exit 2), as gzip refuses; `script` gives fxc a terminal.
+if command -v script >/dev/null; then
+  script -qc "$fxc trace $work/m.onnx -o -" /dev/null >"$work/tty.txt" 2>&1
+  grep -q "would write a binary model to the terminal" "$work/tty.txt" ||
+    fail "-o - to a terminal: $(head -c 300 "$work/tty.txt")"
+fi
 [ -z "$(find "$work" -name "*.tmp*")" ] || fail "a temporary file was left behind"
 [ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
 echo ok
