@@ -100,12 +100,15 @@ void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs) {
                  "cudnn: fp32 (default), tf32 (tensor-core math) or fp16 (half convolutions, "
                  "float accumulation)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16"}));
-  cmd.add_option("--threads", flags.threads, "threads for the CPU kernels (default: one per core)")
+  cmd.add_option("--threads", flags.threads,
+                 "threads for the CPU kernels, 1 to 1024 (default: one per core)")
+      ->option_text("N")
       ->check(CLI::Range(1, 1024));
   cmd.add_option("--seed", flags.seed, "seed of the random inputs (default 0)");
   cmd.add_option("--shape", flags.shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
       ->allow_extra_args(false);
-  cmd.add_option("--batch", flags.batch, "batch size: the first dimension of every input")
+  cmd.add_option("--batch", flags.batch, "batch size (>= 1): the first dimension of every input")
+      ->option_text("N")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   if (inputs) {
     cmd.add_option("--input", flags.inputs,
@@ -249,6 +252,26 @@ Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const 
   return inputs;
 }
 
+std::vector<std::string> outputNames(const ir::GraphModule& gm) {
+  std::vector<std::string> names;
+  const ir::Node* output = gm.graph().last();
+  if (output && !output->args().empty()) {
+    const ir::Argument& result = output->args()[0];
+    if (result.isSequence()) {
+      for (const auto& item : result.items())
+        names.push_back(item.isNode() ? item.toNode()->name() : "output");
+    } else {
+      names.push_back(result.isNode() ? result.toNode()->name() : "output");
+    }
+  }
+  if (const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source); record && record->proto) {
+    for (int k = 0;
+         k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
+      names[static_cast<size_t>(k)] = record->proto->graph().output(k).name();
+  }
+  return names;
+}
+
 exec::Backend applyExecFlags(const ExecFlags& flags) {
   if (flags.threads > 0) exec::setThreads(flags.threads);
   if (flags.backend == "reference") return exec::Backend::kReference;
@@ -301,8 +324,9 @@ void validateOutputFlags(const OutputFlags& flags, const std::string& model_path
   if (flags.path == "-" && prints_text)
     throw UsageError{"-o - writes the model to stdout; a text view cannot go there too"};
   if (flags.path == "-" && ::isatty(STDOUT_FILENO))
-    throw UsageError{"-o - would write a binary model to the terminal: redirect stdout (> m.onnx, "
-                     "| cmd) or give -o FILE"};
+    throw UsageError{
+        "-o - would write a binary model to the terminal: redirect stdout (> m.onnx, "
+        "| cmd) or give -o FILE"};
   if (flags.path.empty() || flags.path == "-" || model_path == "-") return;
   struct stat in {
   }, out{};

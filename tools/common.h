@@ -133,6 +133,8 @@ void reportFallbacks(const exec::Interpreter& interpreter);
 // applied. Unknown input names are usage errors; files that do not fit the model are errors
 // quoting the declared shape.
 Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const ExecFlags& flags);
+// The model's output names (the ONNX graph's, else the output nodes'), in order.
+std::vector<std::string> outputNames(const ir::GraphModule& gm);
 // "NAME=VALUE" → {NAME, VALUE}; a usage error naming `flag` otherwise.
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* flag);
 

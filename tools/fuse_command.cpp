@@ -23,7 +23,8 @@ struct FuseFlags {
   ViewFlags views;
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   std::string format = "text";
-  std::string verify;  // "" off; "default" or "ATOL,RTOL"
+  std::string verify;           // "" off; "default" or "ATOL,RTOL"
+  double atol = -1, rtol = -1;  // --atol / --rtol (imply --verify); -1: not given
   OutputFlags output;
   ExecFlags exec;  // how --verify runs the model
 };
@@ -70,6 +71,13 @@ int runFuse(const FuseFlags& flags) {
   std::string path = resolveModelPath(flags.model);
   std::optional<Tolerance> tolerance;
   if (!flags.verify.empty()) tolerance = parseTolerance(flags.verify);
+  if (flags.atol >= 0 || flags.rtol >= 0) {
+    if (!flags.verify.empty() && flags.verify != "default")
+      throw UsageError{"give --verify=ATOL,RTOL or --atol/--rtol, not both"};
+    tolerance = Tolerance{};
+    if (flags.atol >= 0) tolerance->atol = flags.atol;
+    if (flags.rtol >= 0) tolerance->rtol = flags.rtol;
+  }
   exec::Backend backend = tolerance ? applyExecFlags(flags.exec) : exec::Backend::kCpu;
   bool json = flags.format == "json";
   bool views = flags.views.any() || json || !flags.print_ir_after.empty();
@@ -122,21 +130,29 @@ int runFuse(const FuseFlags& flags) {
       printError(label + ": verification failed: the passes changed the number of outputs");
       return kExitFailure;
     }
+    std::vector<std::string> names = outputNames(gm);
     for (size_t k = 0; k < reference.size(); ++k) {
+      std::string name = k < names.size() ? names[k] : std::to_string(k);
       auto d =
           exec::compareValues(outputs.value()[k], reference[k], tolerance->atol, tolerance->rtol);
       spdlog::info(
-          "verify: output {}: max abs error {:.3g}, max rel error {:.3g} (atol {:g}, rtol {:g}): "
-          "{}",
-          k, d.max_abs, d.max_rel, tolerance->atol, tolerance->rtol, d.within ? "ok" : "FAILED");
-      verification.push_back(
-          {{"output", k}, {"max_abs", d.max_abs}, {"max_rel", d.max_rel}, {"ok", d.within}});
+          "verify: output {}: max abs error {:.3g}, max rel error {:.3g}: {} atol {:g} + rtol "
+          "{:g}·|ref| "
+          "in every element",
+          name, d.max_abs, d.max_rel, d.within ? "within" : "NOT within", tolerance->atol,
+          tolerance->rtol);
+      verification.push_back({{"output", name},
+                              {"max_abs", d.max_abs},
+                              {"max_rel", d.max_rel},
+                              {"atol", tolerance->atol},
+                              {"rtol", tolerance->rtol},
+                              {"ok", d.within}});
       if (!d.within) {
         char text[160];
         std::snprintf(text, sizeof text,
                       "differs by up to %.3g (beyond atol %g + rtol %g x |reference|)", d.max_abs,
                       tolerance->atol, tolerance->rtol);
-        printError(label + ": verification failed: output " + std::to_string(k) + " " + text);
+        printError(label + ": verification failed: output " + name + " " + text);
         return kExitFailure;
       }
     }
@@ -182,10 +198,17 @@ Runner addFuseCommand(CLI::App& app) {
   addTraceFlags(*cmd, flags->trace);
   cmd->add_option("--format", flags->format, "text or json (a report of every pass)")
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_flag(
-      "--verify{default}", flags->verify,
-      "run the model before and after the passes on seeded inputs and compare the outputs "
-      "(--verify=ATOL,RTOL; default 1e-5,1e-4); exit 1 beyond tolerance");
+  cmd->add_flag("--verify{default}", flags->verify,
+                "run the model as written (op by op, reference kernels) and after the passes on "
+                "the same inputs, and compare every output element: within atol + rtol·|ref| "
+                "(default 1e-5 + 1e-4·|ref|); exit 1 beyond")
+      ->option_text("[=ATOL,RTOL]");
+  cmd->add_option("--atol", flags->atol, "--verify's absolute tolerance (implies --verify)")
+      ->option_text("X")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rtol", flags->rtol, "--verify's relative tolerance (implies --verify)")
+      ->option_text("X")
+      ->check(CLI::NonNegativeNumber);
   addOutputFlags(*cmd, flags->output);
   addExecFlags(*cmd, flags->exec);  // --verify's inputs (--shape, --batch, --seed) and backend
   return [cmd, flags]() { return cmd->parsed() ? runFuse(*flags) : -1; };

@@ -32,6 +32,20 @@ void onInterrupt(int signal) {
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
+// CLI11's help, with a flag's default-value syntax ("--verify{default}") left out of its name.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool positional) const override {
+    std::string name = CLI::Formatter::make_option_name(option, positional);
+    for (size_t at = name.find('{'); at != std::string::npos; at = name.find('{')) {
+      size_t end = name.find('}', at);
+      if (end == std::string::npos) break;
+      name.erase(at, end - at + 1);
+    }
+    return name;
+  }
+};
+
 // For "The following argument was not expected: --verfy": the flag of the subcommand given (or
 // of fxc itself) that each unexpected --word most likely meant.
 std::string didYouMean(CLI::App& app, const std::string& message) {
@@ -69,6 +83,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   using namespace fxc::tools;
   CLI::App app{"fxc: trace ONNX models into an FX graph IR, transform, lint and emit them"};
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it
   app.require_subcommand(1);
   app.set_version_flag("--version", "fxc 0.1.0");
   bool verbose = false, quiet = false;

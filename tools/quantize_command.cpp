@@ -409,9 +409,13 @@ Runner addQuantizeCommand(CLI::App& app) {
                   ".npy file (a batch of samples); from files, a fifth is held out for measuring");
   cmd->add_option("--method", flags->method, "minmax (default), percentile or entropy")
       ->check(CLI::IsMember({"minmax", "percentile", "entropy"}));
-  cmd->add_option("--percentile", flags->percentile, "for --method percentile (default 99.99)")
+  cmd->add_option("--percentile", flags->percentile,
+                  "for --method percentile, above 0 and at most 100 (default 99.99)")
+      ->option_text("P")
       ->check(CLI::Range(1e-9, 100.0));
-  cmd->add_option("--bins", flags->bins, "histogram bins for percentile/entropy (default 2048)")
+  cmd->add_option("--bins", flags->bins,
+                  "histogram bins for percentile/entropy, 128 to 16777216 (default 2048)")
+      ->option_text("N")
       ->check(CLI::Range(int64_t{128}, int64_t{1} << 24));
   cmd->add_flag("--per-tensor", flags->per_tensor, "one weight scale per tensor, not per channel");
   cmd->add_option("--exclude", flags->exclude, "node names to leave in float")

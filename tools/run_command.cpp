@@ -105,23 +105,7 @@ int runRun(const RunFlags& flags) {
                    flags.exec.precision, k, d.max_abs, d.max_rel);
     }
   }
-  // Output names: the model's own, for the files.
-  std::vector<std::string> names;
-  const ir::Node* output = gm.graph().last();
-  if (output && !output->args().empty()) {
-    const ir::Argument& result = output->args()[0];
-    if (result.isSequence()) {
-      for (const auto& item : result.items())
-        names.push_back(item.isNode() ? item.toNode()->name() : "output");
-    } else {
-      names.push_back(result.isNode() ? result.toNode()->name() : "output");
-    }
-  }
-  if (const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source); record && record->proto) {
-    for (int k = 0;
-         k < record->proto->graph().output_size() && static_cast<size_t>(k) < names.size(); ++k)
-      names[static_cast<size_t>(k)] = record->proto->graph().output(k).name();
-  }
+  std::vector<std::string> names = outputNames(gm);
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
     std::printf("%s: %s\n", name.c_str(), exec::summary(outputs.value()[k]).c_str());
