@@ -107,12 +107,16 @@ int runFuse(const FuseFlags& flags) {
     verify_inputs = inputs.take();
     reference = outputs.take();
   }
+  // --print-ir-after: text as it happens, or (--format json) an "after" list in the document.
+  nlohmann::json after = nlohmann::json::array();
   auto report = runPasses(gm, requests, label, [&](const passes::PassRequest& request) {
     for (const auto& name : flags.print_ir_after) {
-      if (name == "all" || name == request.pass->name) {
+      if (name != "all" && name != request.pass->name) continue;
+      if (json)
+        after.push_back({{"pass", request.pass->name}, {"tabular", ir::printTabular(gm.graph())}});
+      else
         std::printf("# after %s\n%s", request.pass->name.c_str(),
                     ir::printTabular(gm.graph()).c_str());
-      }
     }
   });
   if (!report) {
@@ -166,6 +170,7 @@ int runFuse(const FuseFlags& flags) {
   }
   if (json) {
     nlohmann::json out = {{"passes", report.value()}};
+    if (!flags.print_ir_after.empty()) out["after"] = after;
     if (tolerance) out["verify"] = verification;
     if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph());
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());

@@ -59,9 +59,22 @@ passes::PassRequest request(const std::string& spec) {
 
 // One quantized tensor of the report: what it is and how far quantization moves it.
 struct Quantized {
-  std::string name, kind, scale, zero_point;
+  std::string name, kind, scale, zero_point;       // as the text report shows them
+  nlohmann::json scale_values, zero_point_values;  // numbers: one, or one per channel
   exec::ErrorSums error;
 };
+
+// A scale or zero point tensor in JSON: its number, or its numbers per channel.
+nlohmann::json valuesJson(const ir::Tensor& t) {
+  exec::Value v = exec::fromTensor(t);
+  nlohmann::json values = nlohmann::json::array();
+  if (v.isFloat()) {
+    for (float x : v.f) values.push_back(x);
+  } else {
+    for (int64_t x : v.i) values.push_back(x);
+  }
+  return values.size() == 1 ? values[0] : values;
+}
 
 std::string number(double v) {
   char text[48];
@@ -132,6 +145,8 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
                 constant ? "weight" : "activation",
                 describe(*scale),
                 describe(*zp),
+                valuesJson(*scale),
+                valuesJson(*zp),
                 {}};
     if (fake) {
       activations[node] = q;
@@ -180,8 +195,8 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
     auto db = finite(q.error.sqnrDb());
     tensors.push_back({{"tensor", q.name},
                        {"kind", q.kind},
-                       {"scale", q.scale},
-                       {"zero_point", q.zero_point},
+                       {"scale", q.scale_values},
+                       {"zero_point", q.zero_point_values},
                        {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)}});
     cells.push_back(
         {q.name, q.kind, q.scale, q.zero_point, db ? number(std::round(*db * 100) / 100) : "inf"});
@@ -190,10 +205,11 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
                {false, false, false, false, true}) +
          "\n";
   nlohmann::json out = nlohmann::json::array();
+  std::vector<std::string> names = outputNames(gm);
   for (size_t o = 0; o < outputs.size(); ++o) {
     const exec::ErrorSums& e = outputs[o];
     auto db = finite(e.sqnrDb());
-    out.push_back({{"output", o},
+    out.push_back({{"output", o < names.size() ? names[o] : std::to_string(o)},
                    {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
                    {"cosine", e.cosine()},
                    {"max_abs_error", e.max_abs}});

@@ -105,7 +105,15 @@ nlohmann::json toJson(const GraphModule& module) {
                             {"args", args},
                             {"kwargs", kwargsJson(node->kwargs())},
                             {"users", users}};
-    if (node->meta.shape) entry["shape"] = *node->meta.shape;
+    if (node->meta.shape) {
+      // Numbers where the dimension is known, the symbol's name where it is not.
+      nlohmann::json dims = nlohmann::json::array();
+      for (const std::string& d : *node->meta.shape) {
+        bool known = !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;
+        dims.push_back(known ? nlohmann::json(std::stoll(d)) : nlohmann::json(d));
+      }
+      entry["shape"] = dims;
+    }
     if (!node->meta.dtype.empty()) entry["dtype"] = node->meta.dtype;
     nodes.push_back(std::move(entry));
   }
