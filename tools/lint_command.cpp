@@ -1,8 +1,14 @@
-// fxc lint MODEL... : trace each model and run the IR verifier; one line per model.
+// fxc lint MODEL|DIR... [--runnable]: trace each model (a directory: the .onnx files in it, sorted)
+// and run the IR verifier; with --runnable, also say which nodes no CPU kernel runs. One line per
+// model.
+#include <dirent.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "exec/interpreter.h"
 #include "tools/common.h"
 
 namespace fxc::tools {
@@ -11,10 +17,36 @@ namespace {
 struct LintFlags {
   std::vector<std::string> models;
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
+  bool runnable = false;
 };
 
+// The models named: files as given, directories as the .onnx files directly in them.
+std::vector<std::string> expand(const std::vector<std::string>& paths) {
+  std::vector<std::string> models;
+  for (const std::string& path : paths) {
+    struct stat info;
+    DIR* dir = ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) ? ::opendir(path.c_str())
+                                                                         : nullptr;
+    if (!dir) {
+      models.push_back(path);
+      continue;
+    }
+    std::vector<std::string> inside;
+    while (dirent* entry = ::readdir(dir)) {
+      std::string name = entry->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".onnx") == 0)
+        inside.push_back((path.back() == '/' ? path : path + "/") + name);
+    }
+    ::closedir(dir);
+    std::sort(inside.begin(), inside.end());
+    if (inside.empty()) throw UsageError{"lint " + path + ": the directory holds no .onnx files"};
+    models.insert(models.end(), inside.begin(), inside.end());
+  }
+  return models;
+}
+
 int runLint(const LintFlags& flags) {
-  std::vector<std::string> models = flags.models;
+  std::vector<std::string> models = expand(flags.models);
   if (models.empty()) models.push_back(resolveModelPath(""));
   onnx::TraceOptions options = flags.trace;
   int failures = 0;
@@ -25,7 +57,22 @@ int runLint(const LintFlags& flags) {
       ++failures;
       continue;
     }
-    std::printf("%s: ok (%zu nodes)\n", modelLabel(path).c_str(), traced.value()->graph().size());
+    if (flags.runnable) {
+      // The nodes no CPU kernel runs: `fxc run` would refuse the model.
+      exec::Interpreter interpreter(*traced.value(), exec::Backend::kCpu);
+      std::vector<std::string> missing = interpreter.unsupported();
+      if (!missing.empty()) {
+        std::string names;
+        for (size_t k = 0; k < missing.size() && k < 5; ++k) names += (k ? ", " : "") + missing[k];
+        if (missing.size() > 5) names += ", ...";
+        printError(modelLabel(path) + ": not runnable: " + std::to_string(missing.size()) +
+                   " node(s) without a CPU kernel: " + names);
+        ++failures;
+        continue;
+      }
+    }
+    std::printf("%s: ok (%zu nodes%s)\n", modelLabel(path).c_str(), traced.value()->graph().size(),
+                flags.runnable ? ", runnable" : "");
     if (models.size() == 1) bury(std::move(traced.value()));
   }
   if (models.size() > 1) {
@@ -40,7 +87,10 @@ int runLint(const LintFlags& flags) {
 Runner addLintCommand(CLI::App& app) {
   auto flags = std::make_shared<LintFlags>();
   CLI::App* cmd = app.add_subcommand("lint", "Trace models and check the graph invariants");
-  cmd->add_option("models", flags->models, "ONNX files (default: stdin when piped)");
+  cmd->add_option("models", flags->models,
+                  "ONNX files, or directories of them (default: stdin when piped)");
+  cmd->add_flag("--runnable", flags->runnable,
+                "also check that every node has a CPU kernel (that fxc run can run the model)");
   addTraceFlags(*cmd, flags->trace);
   return [cmd, flags]() { return cmd->parsed() ? runLint(*flags) : -1; };
 }

@@ -80,17 +80,22 @@ std::string Interpreter::describe(const ir::Node& node, const ir::Module* module
   return node.name() + " (" + (module ? module->type() : node.target()) + ")";
 }
 
-bool Interpreter::supported(std::string& missing) const {
+std::vector<std::string> Interpreter::unsupported() const {
+  std::vector<std::string> out;
   for (const ir::Node* node : gm_.graph()) {
     const Step& step = steps_.at(node);
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (node->op() == ir::Opcode::kCallMethod ||
-        (call && node->target() != "operator.getitem" && !step.kernel)) {
-      missing = describe(*node, step.module);
-      return false;
-    }
+        (call && node->target() != "operator.getitem" && !step.kernel))
+      out.push_back(describe(*node, step.module));
   }
-  return true;
+  return out;
+}
+
+bool Interpreter::supported(std::string& missing) const {
+  std::vector<std::string> nodes = unsupported();
+  if (!nodes.empty()) missing = nodes.front();
+  return nodes.empty();
 }
 
 std::vector<std::string> Interpreter::fallbacks() const {

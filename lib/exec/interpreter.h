@@ -40,6 +40,8 @@ class Interpreter {
   virtual Expected<std::vector<Value>> run(std::vector<Value> inputs);
   // Whether every node has a kernel; the first that has none is named in `missing`.
   bool supported(std::string& missing) const;
+  // The nodes without a kernel ("name (target)"), in graph order.
+  std::vector<std::string> unsupported() const;
   Backend backend() const { return backend_; }
   // Call nodes the chosen backend runs with CPU kernels ("name (target)"): with kCudnn, the
   // ones that copy their inputs to the host.
