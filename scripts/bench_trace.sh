@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How fast fxc traces: synthetic chains and DAGs of 10k, 100k and 1M nodes, and resnet50
 # (~100 MB, exported by scripts/export_testdata.py when torch is installed). For each model,
-# the best of 3 runs of `fxc trace --print-tabular` and `fxc trace --code` (output to
+# the best of 5 runs of `fxc trace --print-tabular` and `fxc trace --code` (output to
 # /dev/null), and the peak memory; for resnet50 also `cat model > /dev/null` in the same run, the
 # baseline fxc is held to (target: within 4x). Prints a Markdown table.
 #   scripts/bench_trace.sh [--quick]        --quick: skip the 1M-node graphs

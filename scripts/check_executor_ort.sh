@@ -2,8 +2,8 @@
 # fxc's executor against ONNX Runtime (npm onnxruntime-node; not needed by the tests): each model in
 # testdata/models is run by `fxc run --input ... --output-dir` and by ONNX Runtime's CPU execution
 # provider, once with its graph optimizations off ('disabled', ORT_DISABLE_ALL) and once on ('all'),
-# on the same seeded random float32 inputs (.npy files, the shapes the model declares, 1 for a
-# symbolic dimension). Prints, per model and output, the max abs error against each ONNX Runtime
+# on the same seeded random inputs (float32, or small int64; .npy files of the shapes the model
+# declares, 1 for a symbolic dimension, which fxc takes from the files). Prints, per model and output, the max abs error against each ONNX Runtime
 # run, max |y| of ONNX Runtime's output, and the error relative to it; a comparison passes when
 # max abs error <= 1e-5 * max |y|.
 # Models fxc refuses ("unsupported: ...") are skipped with a line saying why; testdata/models/bad
@@ -63,8 +63,8 @@ function readNpy(file) {
   return {type, shape, data};
 }
 
-function writeNpy(file, data, shape) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+function writeNpy(file, data, shape, descr) {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat(63 - (10 + header.length) % 64) + '\n';  // magic + header: a multiple of 64
   const prefix = Buffer.alloc(10);
   prefix.write('\x93NUMPY', 0, 'latin1');
@@ -90,13 +90,16 @@ const fmt = x => Number.isFinite(x) ? x.toExponential(2) : String(x);
 async function inputs(model, dir) {
   const session = await ort.InferenceSession.create(model);
   session.inputMetadata.forEach((meta, k) => {
-    if (meta.type !== 'float32') throw new Error(`input ${meta.name} is ${meta.type}, not float32`);
+    if (meta.type !== 'float32' && meta.type !== 'int64')
+      throw new Error(`input ${meta.name} is ${meta.type}, not float32 or int64`);
     const symbolic = meta.shape.some(d => typeof d !== 'number');
     const dims = meta.shape.map(d => typeof d === 'number' ? d : 1);
     const r = random(42 + k);
-    const data = Float32Array.from({length: dims.reduce((x, y) => x * y, 1)}, r);
+    const n = dims.reduce((x, y) => x * y, 1);
+    const data = meta.type === 'int64' ? BigInt64Array.from({length: n}, (_, i) => BigInt(i % 5))
+                                       : Float32Array.from({length: n}, r);
     const file = `${dir}/in${k}.npy`;
-    writeNpy(file, data, dims);
+    writeNpy(file, data, dims, meta.type === 'int64' ? '<i8' : '<f4');
     console.log([meta.name, file, dims.join(','), symbolic ? 'symbolic' : 'static'].join('\t'));
   });
 }
@@ -200,8 +203,7 @@ for model in "${models[@]}"; do
   fxc_args=()
   if node "$ort/executor.js" inputs "$model" "$dir/in" >"$dir/inputs.tsv"; then
     while IFS=$'\t' read -r name file dims kind; do
-      fxc_args+=(--input "$name=$file")
-      [ "$kind" = static ] || fxc_args+=(--shape "$name=$dims")
+      fxc_args+=(--input "$name=$file")  # the file's shape fills symbolic dimensions
     done <"$dir/inputs.tsv"
     ort_error=""
   else

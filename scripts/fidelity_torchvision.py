@@ -8,7 +8,7 @@ call_module rows, then the call_function rows (torch.fx's call_method `x.permute
 an ONNX export cannot contain (Dropout, Identity, stochastic_depth: identities in eval mode) are
 left out of the reference. Prints one line per model; exit 1 if any differs.
 
-  scripts/fidelity_torchvision.py [MODEL...]      (default: a dozen torchvision CNNs)
+  scripts/fidelity_torchvision.py [MODEL...]      (default: 17 torchvision CNNs)
 Needs `scripts/setup.sh torch` (Debian python3-torch, python3-torchvision, python3-onnx).
 """
 import os

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A model past protobuf's 2 GB limit (a 2.2 GB weight as external data, made sparse so that the
+# A model past protobuf's 2 GB limit (a 2.3 GB weight as external data, made sparse so that the
 # test writes little of it): fuse → export --check writes every tensor once (the model file small,
 # the weights in OUT.onnx.data), ONNX's own checker accepts the files, and fxc reads them back.
 #   big_external.sh FXC MAKE_SYNTHETIC
