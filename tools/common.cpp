@@ -63,6 +63,7 @@ void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
   cmd.add_flag("--print-tabular", flags.tabular, "torch.fx's print_tabular view (the default)");
   cmd.add_flag("--code", flags.code, "the graph as torch.fx's generated Python code");
   cmd.add_flag("--graph", flags.graph, "torch.fx's str(graph) view");
+  cmd.add_flag("--shapes", flags.shapes, "add shape and dtype columns (ONNX shape inference)");
 }
 
 // tabulate's "simple" table: text columns left, numbers right, two spaces between.

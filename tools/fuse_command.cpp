@@ -84,6 +84,7 @@ int runFuse(const FuseFlags& flags) {
   validateOutputFlags(flags.output, path, views);
 
   onnx::TraceOptions options = flags.trace;
+  options.infer_shapes = flags.views.shapes;  // --shapes: the columns
   for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
   std::unique_ptr<ir::GraphModule> oracle;
   auto traced = loadGraphModule(path, options, tolerance ? &oracle : nullptr);
@@ -113,10 +114,11 @@ int runFuse(const FuseFlags& flags) {
     for (const auto& name : flags.print_ir_after) {
       if (name != "all" && name != request.pass->name) continue;
       if (json)
-        after.push_back({{"pass", request.pass->name}, {"tabular", ir::printTabular(gm.graph())}});
+        after.push_back({{"pass", request.pass->name},
+                         {"tabular", ir::printTabular(gm.graph(), flags.views.shapes)}});
       else
         std::printf("# after %s\n%s", request.pass->name.c_str(),
-                    ir::printTabular(gm.graph()).c_str());
+                    ir::printTabular(gm.graph(), flags.views.shapes).c_str());
     }
   });
   if (!report) {
@@ -172,7 +174,7 @@ int runFuse(const FuseFlags& flags) {
     nlohmann::json out = {{"passes", report.value()}};
     if (!flags.print_ir_after.empty()) out["after"] = after;
     if (tolerance) out["verify"] = verification;
-    if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph());
+    if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
     if (flags.views.graph) out["graph"] = ir::formatGraph(gm.graph());
     std::cout << out.dump(2) << "\n";

@@ -228,6 +228,13 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
 int runQuantize(const QuantizeFlags& flags) {
   if (flags.convert && flags.qat) throw UsageError{"--convert and --qat do not go together"};
   if (flags.holdout < 1) throw UsageError{"--holdout must be at least 1"};
+  if (flags.calibration.rfind("random:", 0) == 0) {
+    const std::string count = flags.calibration.substr(7);
+    if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos ||
+        count.size() > 7 || std::stol(count) < 1)
+      throw UsageError{"--calibration " + flags.calibration +
+                       ": expected random:N with N from 1 to 1000000, a directory or a .npy file"};
+  }
   std::string path = resolveModelPath(flags.model);
   bool json = flags.format == "json";
   validateOutputFlags(flags.output, path, flags.views.any() || json || flags.report);
@@ -398,9 +405,11 @@ int runQuantize(const QuantizeFlags& flags) {
     auto written = writeOutput(gm, flags.output, path, verify);
     if (!written) return fail(written.error());
   }
+  if (!wantsOutput(flags.output) && (flags.report || json))
+    spdlog::info("nothing written: give -o FILE to save the quantized model");
   if (json) {
     if (flags.views.code) report["code"] = ir::pythonCode(gm.graph());
-    if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph());
+    if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     std::cout << report.dump(2) << "\n";
   } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report)) {
     std::string text = renderViews(gm.graph(), flags.views, true);

@@ -66,8 +66,6 @@ Runner addTraceCommand(CLI::App& app) {
       app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   addViewFlags(*cmd, flags->views);
-  cmd->add_flag("--shapes", flags->views.shapes,
-                "add shape and dtype columns (ONNX shape inference)");
   addTraceFlags(*cmd, flags->trace);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
