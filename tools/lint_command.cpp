@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 
 #include "exec/interpreter.h"
 #include "tools/common.h"
@@ -18,6 +19,7 @@ struct LintFlags {
   std::vector<std::string> models;
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   bool runnable = false;
+  std::string format = "text";
 };
 
 // The models named: files as given, directories as the .onnx files directly in them.
@@ -50,10 +52,15 @@ int runLint(const LintFlags& flags) {
   if (models.empty()) models.push_back(resolveModelPath(""));
   onnx::TraceOptions options = flags.trace;
   int failures = 0;
+  bool json = flags.format == "json";
+  nlohmann::json report = nlohmann::json::array();
   for (const std::string& path : models) {
     auto traced = loadGraphModule(path, options);
     if (!traced) {
-      printError(traced.error());
+      if (json)
+        report.push_back({{"model", modelLabel(path)}, {"ok", false}, {"error", traced.error()}});
+      else
+        printError(traced.error());
       ++failures;
       continue;
     }
@@ -65,16 +72,28 @@ int runLint(const LintFlags& flags) {
         std::string names;
         for (size_t k = 0; k < missing.size() && k < 5; ++k) names += (k ? ", " : "") + missing[k];
         if (missing.size() > 5) names += ", ...";
-        printError(modelLabel(path) + ": not runnable: " + std::to_string(missing.size()) +
-                   " node(s) without a CPU kernel: " + names);
+        if (json)
+          report.push_back({{"model", modelLabel(path)},
+                            {"ok", false},
+                            {"nodes", traced.value()->graph().size()},
+                            {"without_kernel", missing}});
+        else
+          printError(modelLabel(path) + ": not runnable: " + std::to_string(missing.size()) +
+                     " node(s) without a CPU kernel: " + names);
         ++failures;
         continue;
       }
+    }
+    if (json) {
+      report.push_back(
+          {{"model", modelLabel(path)}, {"ok", true}, {"nodes", traced.value()->graph().size()}});
+      continue;
     }
     std::printf("%s: ok (%zu nodes%s)\n", modelLabel(path).c_str(), traced.value()->graph().size(),
                 flags.runnable ? ", runnable" : "");
     if (models.size() == 1) bury(std::move(traced.value()));
   }
+  if (json) std::cout << nlohmann::json{{"models", report}}.dump(2) << "\n";
   if (models.size() > 1) {
     spdlog::info("{} of {} models passed lint", models.size() - static_cast<size_t>(failures),
                  models.size());
@@ -92,6 +111,8 @@ Runner addLintCommand(CLI::App& app) {
   cmd->add_flag("--runnable", flags->runnable,
                 "also check that every node has a CPU kernel (that fxc run can run the model)");
   addTraceFlags(*cmd, flags->trace);
+  cmd->add_option("--format", flags->format, "text or json (one document for all models)")
+      ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runLint(*flags) : -1; };
 }
 

@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 
 #include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
@@ -20,6 +22,7 @@ namespace {
 struct RunFlags {
   std::string model;
   std::string output_dir;
+  std::string format = "text";
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   ExecFlags exec;
 };
@@ -30,6 +33,25 @@ std::string safeFileName(const std::string& name) {
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-')
       ch = '_';
   }
+  return out;
+}
+
+// One output for --format json: name, dtype, shape, and min/mean/max of its elements.
+nlohmann::json summaryJson(const std::string& name, const exec::Value& value) {
+  nlohmann::json out = {
+      {"name", name}, {"dtype", std::string(ir::dtypeName(value.dtype))}, {"shape", value.shape}};
+  size_t n = value.isFloat() ? value.f.size() : value.i.size();
+  if (n == 0) return out;
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  for (size_t k = 0; k < n; ++k) {
+    double v = value.isFloat() ? value.f[k] : static_cast<double>(value.i[k]);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  out["min"] = lo;
+  out["mean"] = sum / static_cast<double>(n);
+  out["max"] = hi;
   return out;
 }
 
@@ -106,9 +128,15 @@ int runRun(const RunFlags& flags) {
     }
   }
   std::vector<std::string> names = outputNames(gm);
+  nlohmann::json report = nlohmann::json::array();
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
-    std::printf("%s: %s\n", name.c_str(), exec::summary(outputs.value()[k]).c_str());
+    const exec::Value& value = outputs.value()[k];
+    if (flags.format == "json") {
+      report.push_back(summaryJson(name, value));
+    } else {
+      std::printf("%s: %s\n", name.c_str(), exec::summary(value).c_str());
+    }
     if (flags.output_dir.empty()) continue;
     std::string file = flags.output_dir + "/" + safeFileName(name) + ".npy";
     if (safeFileName(name) != name)
@@ -122,7 +150,9 @@ int runRun(const RunFlags& flags) {
       return kExitFailure;
     }
     spdlog::info("wrote {}", file);
+    if (flags.format == "json") report.back()["file"] = file;
   }
+  if (flags.format == "json") std::cout << nlohmann::json{{"outputs", report}}.dump(2) << "\n";
   return kExitOk;
 }
 
@@ -133,6 +163,8 @@ Runner addRunCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("run", "Run a model on the CPU interpreter");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
+  cmd->add_option("--format", flags->format, "text or json (the outputs' summaries)")
+      ->check(CLI::IsMember({"text", "json"}));
   addTraceFlags(*cmd, flags->trace);
   addExecFlags(*cmd, flags->exec);
   return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
