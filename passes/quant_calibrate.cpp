@@ -13,6 +13,7 @@
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
+#include "ir/progress.h"
 #include "passes/quant.h"
 
 namespace fxc::passes {
@@ -151,16 +152,11 @@ namespace {
 
 Expected<bool> runAll(Calibrator& calibrator, const std::vector<std::vector<exec::Value>>& samples,
                       const char* what) {
-  auto start = std::chrono::steady_clock::now(), said = start;
+  Progress progress(std::string("calibrating (") + what + ")", "samples", samples.size());
   for (size_t k = 0; k < samples.size(); ++k) {
     auto outputs = calibrator.run(samples[k]);
     if (!outputs) return Error{"calibration sample " + std::to_string(k) + ": " + outputs.error()};
-    auto now = std::chrono::steady_clock::now();
-    if (now - said > std::chrono::seconds(1) ||
-        (k + 1 == samples.size() && now - start > std::chrono::seconds(1))) {
-      spdlog::info("calibrating ({}): {}/{} samples", what, k + 1, samples.size());
-      said = now;
-    }
+    progress.update(k + 1);
   }
   return true;
 }

@@ -13,6 +13,7 @@
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
+#include "ir/progress.h"
 #include "tools/common.h"
 
 namespace fxc::tools {
@@ -72,7 +73,10 @@ struct Variant {
 Expected<bool> timeInTurns(std::vector<Variant>& variants, const std::vector<exec::Value>& inputs,
                            const BenchFlags& flags) {
   auto began = std::chrono::steady_clock::now();
+  Progress progress("timing", "turns",
+                    flags.duration > 0 ? 0 : static_cast<size_t>(flags.warmup + flags.runs));
   for (int turn = 0;; ++turn) {
+    progress.update(static_cast<size_t>(turn));
     bool timed = turn >= flags.warmup;
     int done = turn - flags.warmup;
     if (timed && done >= flags.runs) {

@@ -9,6 +9,7 @@
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
+#include "ir/progress.h"
 #include "tools/common.h"
 
 namespace fxc::tools {
@@ -109,7 +110,9 @@ int runProfile(const ProfileFlags& flags) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
   }
+  Progress progress("profiling", "runs", static_cast<size_t>(flags.warmup + flags.runs));
   for (int r = 0; r < flags.warmup + flags.runs; ++r) {
+    progress.update(static_cast<size_t>(r));
     if (r == flags.warmup) interpreter.reset();
     auto outputs = interpreter.run(inputs.value());
     if (!outputs) {

@@ -18,6 +18,7 @@
 #include "exec/io.h"
 #include "exec/quantize.h"
 #include "ir/printers.h"
+#include "ir/progress.h"
 #include "passes/quant.h"
 #include "tools/common.h"
 
@@ -173,7 +174,9 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
   }
   NoiseMeter meter(gm, activations);
   std::vector<exec::ErrorSums> outputs;
+  Progress progress("measuring the quantized model", "inputs", holdout.size());
   for (size_t k = 0; k < holdout.size(); ++k) {
+    progress.update(k);
     auto got = meter.run(holdout[k]);
     if (!got) return Error{got.error()};
     outputs.resize(got.value().size());

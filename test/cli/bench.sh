@@ -44,4 +44,17 @@ start=$(date +%s%N)
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 [ "$elapsed_ms" -ge 300 ] && [ "$(field unfused runs)" -gt 1 ] ||
   fail "--duration 0.3 did not keep timing (${elapsed_ms} ms): $(cat "$work/b.json")"
+# Progress: one line rewritten in place on a terminal (`script` gives fxc one), erased at the end;
+# nothing when stderr is not a terminal, or with -q.
+"$fxc" bench testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 1.5 2>"$work/err" >/dev/null
+grep -q "timing:" "$work/err" && fail "a progress line without a terminal: $(cat "$work/err")"
+if command -v script >/dev/null; then
+  script -qc "$fxc bench testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 1.5" \
+    /dev/null >"$work/tty.txt" 2>&1
+  grep -q $'\rfxc: timing: [0-9]* turns' "$work/tty.txt" || fail "no progress line on a terminal"
+  grep -q $'\r\033\[K' "$work/tty.txt" || fail "the progress line is not erased at the end"
+  script -qc "$fxc bench -q testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 1.5" \
+    /dev/null >"$work/tty.txt" 2>&1
+  grep -q "timing:" "$work/tty.txt" && fail "a progress line despite -q"
+fi
 echo ok
