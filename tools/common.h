@@ -162,5 +162,6 @@ Runner addRunCommand(CLI::App& app);
 Runner addProfileCommand(CLI::App& app);
 Runner addBenchCommand(CLI::App& app);
 Runner addQuantizeCommand(CLI::App& app);
+Runner addSummaryCommand(CLI::App& app);
 
 }  // namespace fxc::tools
