@@ -17,6 +17,8 @@ struct TraceFlags {
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   std::string format = "text";
   OutputFlags output;
+  std::vector<std::string> shapes;  // --shape NAME=D0,D1,... for the inference
+  int64_t batch = 0;
 };
 
 int runTrace(const TraceFlags& flags) {
@@ -25,6 +27,10 @@ int runTrace(const TraceFlags& flags) {
   validateOutputFlags(flags.output, path, views);
   onnx::TraceOptions options = flags.trace;
   options.infer_shapes = flags.views.shapes;
+  if ((!flags.shapes.empty() || flags.batch > 0) && !flags.views.shapes)
+    throw UsageError{"--shape and --batch apply to --shapes (the inferred shapes)"};
+  options.input_shapes = parseShapes(flags.shapes);
+  options.batch = flags.batch;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
@@ -66,6 +72,12 @@ Runner addTraceCommand(CLI::App& app) {
       app.add_subcommand("trace", "Trace an ONNX model into the FX graph IR and print it");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   addViewFlags(*cmd, flags->views);
+  cmd->add_option("--shape", flags->shapes,
+                  "with --shapes: NAME=D0,D1,... of an input, by ONNX name")
+      ->allow_extra_args(false);
+  cmd->add_option("--batch", flags->batch, "with --shapes: the first dimension of every input")
+      ->option_text("N")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   addTraceFlags(*cmd, flags->trace);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));

@@ -145,11 +145,30 @@ class Tracer {
   }
 
   void inferShapes() {
+    // Given input shapes: the inference runs with them, and the model gets its declared inputs
+    // back: an export writes what the model declared, and the placeholders show it.
+    auto& inputs = *model_.proto->mutable_graph()->mutable_input();
+    bool override = !options_.input_shapes.empty() || options_.batch > 0;
+    google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> declared;
+    if (override) {
+      declared = inputs;
+      for (auto& input : inputs) {
+        auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+        auto given = options_.input_shapes.find(input.name());
+        if (given != options_.input_shapes.end()) {
+          shape->clear_dim();
+          for (int64_t d : given->second) shape->add_dim()->set_dim_value(d);
+        } else if (options_.batch > 0 && shape->dim_size() > 0) {
+          shape->mutable_dim(0)->set_dim_value(options_.batch);
+        }
+      }
+    }
     try {
       ::onnx::shape_inference::InferShapes(*model_.proto);
     } catch (const std::exception&) {
       // Shapes are an annotation: a model shape inference cannot follow still traces.
     }
+    if (override) inputs = declared;
   }
 
   // Every value defined once (graph inputs, initializers, node outputs) and every input defined

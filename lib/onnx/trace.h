@@ -1,6 +1,7 @@
 // ONNX → FX graph IR ("trace"), keeping on every node what an export back to ONNX needs.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,11 @@ namespace fxc::onnx {
 struct TraceOptions {
   bool inline_functions = false;  // trace through ONNX local functions instead of leaf calls
   bool infer_shapes = false;      // run ONNX shape inference to fill shape/dtype meta
+  // With infer_shapes: input shapes for the inference by ONNX name (--shape), and a batch size
+  // for every input's first dimension (--batch, 0: none). The model keeps its declared inputs
+  // (the placeholders show them); the inferred shapes of everything else follow the given ones.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
+  int64_t batch = 0;
   // Recognize decomposed torch.nn modules where the graph's values prove them (recognize.h).
   // Off: every op as written, one node each: the model as the oracle runs it.
   bool recognize = true;

@@ -88,6 +88,11 @@ refused "has the symbolic dimension 'N'" --input x=$work/x.npy
 grep -qF "input input has shape [2, 4], the model declares [1, 3, 64, 64]" "$work/err" ||
   fail "a fixed-shape model: $(cat "$work/err")"
 
+# trace --shapes --batch infers at that batch but writes back the model's declared inputs.
+"$fxc" trace "$model" --shapes --batch 4 -o "$work/traced.onnx" >/dev/null || fail "trace --shapes --batch -o"
+"$fxc" trace "$work/traced.onnx" --shapes | grep -q '^placeholder  *x  *x  *()  *{}  *\[N, 4\]' ||
+  fail "trace --batch changed the model's declared input"
+
 # bench and profile take the same inputs.
 "$fxc" bench "$model" $both --runs 1 --warmup 0 >/dev/null 2>"$work/err" || fail "bench --input: $(cat "$work/err")"
 "$fxc" profile "$model" $both --runs 1 >/dev/null 2>"$work/err" || fail "profile --input: $(cat "$work/err")"
