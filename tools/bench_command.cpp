@@ -72,12 +72,13 @@ struct Variant {
 // --duration seconds have passed (and at least --runs).
 Expected<bool> timeInTurns(std::vector<Variant>& variants, const std::vector<exec::Value>& inputs,
                            const BenchFlags& flags) {
-  auto began = std::chrono::steady_clock::now();
+  auto began = std::chrono::steady_clock::now();  // reset when the timed turns begin
   Progress progress("timing", "turns",
                     flags.duration > 0 ? 0 : static_cast<size_t>(flags.warmup + flags.runs));
   for (int turn = 0;; ++turn) {
     progress.update(static_cast<size_t>(turn));
     bool timed = turn >= flags.warmup;
+    if (turn == flags.warmup) began = std::chrono::steady_clock::now();
     int done = turn - flags.warmup;
     if (timed && done >= flags.runs) {
       double seconds =
@@ -100,21 +101,25 @@ Expected<bool> timeInTurns(std::vector<Variant>& variants, const std::vector<exe
 
 int runBench(const BenchFlags& flags) {
   if (flags.runs < 1 || flags.warmup < 0) throw UsageError{"--runs must be >= 1 and --warmup >= 0"};
-  if (flags.duration < 0) throw UsageError{"--duration must be >= 0"};
+  if (!(flags.duration >= 0 && flags.duration <= 86400))
+    throw UsageError{"--duration must be from 0 to 86400 seconds"};
+  if (flags.runs > 1000000 || flags.warmup > 1000000)
+    throw UsageError{"--runs and --warmup must be at most 1000000"};
   auto requests = parsePasses(flags.passes);
   std::string path = resolveModelPath(flags.model);
   onnx::TraceOptions options;
   for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
-  // The model as it is, and (with --pass) a second copy after the passes.
-  std::vector<std::unique_ptr<ir::GraphModule>> graphs;
-  for (size_t copies = requests.empty() ? 1 : 2; graphs.size() < copies;) {
-    auto traced = loadGraphModule(path, options);
-    if (!traced) {
-      printError(traced.error());
-      return kExitFailure;
-    }
-    graphs.push_back(traced.take());
+  // The model as it is, and (with --pass) a second copy after the passes: one read of MODEL
+  // (stdin or a pipe cannot be read twice), traced twice alike.
+  std::unique_ptr<ir::GraphModule> copy;
+  auto traced = loadGraphModule(path, options, requests.empty() ? nullptr : &copy, &options);
+  if (!traced) {
+    printError(traced.error());
+    return kExitFailure;
   }
+  std::vector<std::unique_ptr<ir::GraphModule>> graphs;
+  graphs.push_back(traced.take());
+  if (copy) graphs.push_back(std::move(copy));
   std::string label = modelLabel(path);
   auto inputs = modelInputs(*graphs[0], flags.exec);
   if (!inputs) {

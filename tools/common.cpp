@@ -24,7 +24,7 @@ std::string modelLabel(const std::string& path) { return path == "-" ? "<stdin>"
 
 Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(
     const std::string& path, const onnx::TraceOptions& options,
-    std::unique_ptr<ir::GraphModule>* oracle) {
+    std::unique_ptr<ir::GraphModule>* oracle, const onnx::TraceOptions* oracle_options) {
   std::string label = modelLabel(path);
   Stopwatch watch;
   auto loaded = onnx::loadModel(path);
@@ -37,7 +37,7 @@ Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(
     onnx::TraceOptions as_written;
     as_written.inline_functions = options.inline_functions;
     as_written.recognize = false;
-    auto traced = onnx::trace(std::move(copy), as_written);
+    auto traced = onnx::trace(std::move(copy), oracle_options ? *oracle_options : as_written);
     if (!traced) return Error{label + ": " + traced.error()};
     *oracle = traced.take();
   }

@@ -56,9 +56,12 @@ std::string modelLabel(const std::string& path);
 // With `oracle`, the same bytes are also traced with recognition off into *oracle: the model as
 // written, op by op, which --verify runs with the reference kernels, so that a wrong recognition
 // or a wrong pass cannot agree with itself.
+// `oracle_options`: trace the second copy with these instead (bench: two identical graphs from
+// one read of the file, which may be a pipe).
 Expected<std::unique_ptr<ir::GraphModule>> loadGraphModule(
     const std::string& path, const onnx::TraceOptions& options,
-    std::unique_ptr<ir::GraphModule>* oracle = nullptr);
+    std::unique_ptr<ir::GraphModule>* oracle = nullptr,
+    const onnx::TraceOptions* oracle_options = nullptr);
 
 // Ends the life of a big object at process exit without freeing it piece by piece: freeing a
 // million-node graph costs a second for nothing (LLVM's BuryPointer). Sanitizer builds free it,

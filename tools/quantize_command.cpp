@@ -234,7 +234,7 @@ int runQuantize(const QuantizeFlags& flags) {
   if (flags.calibration.rfind("random:", 0) == 0) {
     const std::string count = flags.calibration.substr(7);
     if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos ||
-        count.size() > 7 || std::stol(count) < 1)
+        count.size() > 7 || std::stol(count) < 1 || std::stol(count) > 1000000)
       throw UsageError{"--calibration " + flags.calibration +
                        ": expected random:N with N from 1 to 1000000, a directory or a .npy file"};
   }

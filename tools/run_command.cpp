@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <set>
 
 #include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
@@ -129,6 +130,7 @@ int runRun(const RunFlags& flags) {
   }
   std::vector<std::string> names = outputNames(gm);
   nlohmann::json report = nlohmann::json::array();
+  std::set<std::string> taken;  // file names already used: a second "a_b" becomes "a_b_1"
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
     const exec::Value& value = outputs.value()[k];
@@ -138,8 +140,11 @@ int runRun(const RunFlags& flags) {
       std::printf("%s: %s\n", name.c_str(), exec::summary(value).c_str());
     }
     if (flags.output_dir.empty()) continue;
-    std::string file = flags.output_dir + "/" + safeFileName(name) + ".npy";
-    if (safeFileName(name) != name)
+    std::string stem = safeFileName(name);
+    for (int k = 1; !taken.insert(stem).second; ++k)
+      stem = safeFileName(name) + "_" + std::to_string(k);
+    std::string file = flags.output_dir + "/" + stem + ".npy";
+    if (stem != name)
       spdlog::info("output '{}' is written as {} (file names keep letters, digits, '.', '_', '-')",
                    name, file);
     OutputFile out(file);

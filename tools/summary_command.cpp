@@ -113,9 +113,16 @@ int runSummary(const SummaryFlags& flags) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
   }
-  int64_t input_bytes = 0;
-  for (const auto& v : inputs.value())
-    input_bytes += product(v.shape) * static_cast<int64_t>(ir::dtypeSize(v.dtype));
+  // Each value's bytes: the inputs as given, every other node's outputs as the run saw them.
+  std::unordered_map<const ir::Node*, int64_t> bytes;
+  {
+    size_t k = 0;
+    for (const ir::Node* node : gm.graph()) {
+      if (node->op() != ir::Opcode::kPlaceholder || k >= inputs.value().size()) continue;
+      const exec::Value& v = inputs.value()[k++];
+      bytes[node] = product(v.shape) * static_cast<int64_t>(ir::dtypeSize(v.dtype));
+    }
+  }
   auto ran = recorder.run(inputs.take());
   if (!ran) {
     printError(label + ": " + ran.error());
@@ -134,12 +141,14 @@ int runSummary(const SummaryFlags& flags) {
   };
   walk(gm.root());
 
-  // Activation memory: each value lives from its node to its last user (graph order).
+  for (const auto& [node, seen] : recorder.seen) bytes[node] = seen.output_bytes;
+  // Activation memory: each value lives from its node to its last user in graph order, as the
+  // interpreter frees it; a value nothing reads lives to the end.
   std::unordered_map<const ir::Node*, size_t> position;
   size_t index = 0;
   for (const ir::Node* node : gm.graph()) position[node] = index++;
   std::vector<int64_t> freed(index + 1, 0);
-  int64_t live = input_bytes, peak = live;
+  int64_t live = 0, peak = 0;
   std::map<std::string, int> kinds;
   std::vector<std::vector<std::string>> rows;
   nlohmann::json modules = nlohmann::json::array();
@@ -147,11 +156,11 @@ int runSummary(const SummaryFlags& flags) {
   for (const ir::Node* node : gm.graph()) {
     size_t at = position[node];
     auto it = recorder.seen.find(node);
-    if (it != recorder.seen.end()) {
-      live += it->second.output_bytes;
-      size_t last = at;
+    if (auto b = bytes.find(node); b != bytes.end()) {
+      live += b->second;
+      size_t last = node->users().empty() ? index : at;
       for (const ir::Node* user : node->users()) last = std::max(last, position[user]);
-      freed[last] += it->second.output_bytes;
+      freed[last] += b->second;
     }
     peak = std::max(peak, live);
     live -= freed[at];
@@ -163,7 +172,8 @@ int runSummary(const SummaryFlags& flags) {
     if (it == recorder.seen.end()) continue;
     std::vector<int64_t> weight;
     if (m && m->tensor("weight")) weight = m->tensor("weight")->dims;
-    if (!m && it->second.inputs.size() > 1 && kind == "onnx.Conv") weight = it->second.inputs[1];
+    if (!m && it->second.inputs.size() > 1 && (kind == "onnx.Conv" || kind == "onnx.ConvTranspose"))
+      weight = it->second.inputs[1];
     const ir::Argument* trans_a = node->kwarg("transA");
     int64_t node_macs =
         macs(kind, it->second.inputs, it->second.output, weight, trans_a && trans_a->toInt() != 0);

@@ -152,9 +152,14 @@ Expected<Value> readNpy(const std::string& path, NpyInfo* info) {
     value.f = readElements<float>(bytes, offset, n);
   } else if (dtype == "<f8") {
     auto d = readElements<double>(bytes, offset, n);
-    value.f.assign(d.begin(), d.end());
+    value.f.resize(n);
+    for (size_t k = 0; k < n; ++k)  // beyond float's range: infinity (a cast would be undefined)
+      value.f[k] = std::fabs(d[k]) > 3.4028234663852886e38 ? std::copysign(INFINITY, d[k])
+                                                           : static_cast<float>(d[k]);
     for (size_t k = 0; k < n && info->exact_in_float32; ++k)
-      info->exact_in_float32 = std::isnan(d[k]) || static_cast<double>(value.f[k]) == d[k];
+      info->exact_in_float32 =
+          std::isnan(d[k]) || std::isinf(d[k]) ||
+          (std::fabs(d[k]) <= 3.4028234663852886e38 && static_cast<double>(value.f[k]) == d[k]);
   } else if (dtype == "<f2") {
     auto h = readElements<uint16_t>(bytes, offset, n);
     value.f.resize(n);
@@ -376,11 +381,17 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
                  " inputs; .npy files calibrate single-input models"};
   auto declared = randomInputs(gm, seed, shapes, batch);
   if (!declared) {
-    // Symbolic dimensions: the first file's shape is one sample's (every file then holds one).
+    // Symbolic dimensions: from the first file, but a symbolic batch is --batch or 1 (files
+    // then hold batches of samples, split by rows as below).
     auto first = readNpy(files[0]);
     if (!first) return Error{files[0] + ": " + first.error()};
+    std::vector<int64_t> sample = first.value().shape;
+    const auto& dims = placeholders[0]->meta.shape;
+    if (dims && dims->size() == sample.size() && !sample.empty() &&
+        (dims->at(0).empty() || dims->at(0).find_first_not_of("0123456789") != std::string::npos))
+      sample[0] = batch > 0 ? batch : 1;
     auto completed = shapes;
-    completed[placeholders[0]->name()] = first.value().shape;
+    completed[placeholders[0]->name()] = sample;
     declared = randomInputs(gm, seed, completed, 0);
     if (!declared) return Error{declared.error()};
   }

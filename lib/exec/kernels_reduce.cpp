@@ -239,7 +239,8 @@ void addReductionKernels(KernelTable& t) {
     // input with the normalized axes kept as 1.
     std::vector<int64_t> row_shape = x.shape;
     for (size_t d = axis; d < row_shape.size(); ++d) row_shape[d] = 1;
-    int64_t rows = x.numel() / std::max<int64_t>(inner, 1);
+    int64_t rows = 1;  // the dimensions before the axis (an empty row still counts)
+    for (size_t d = 0; d < axis; ++d) rows *= x.shape[d];
     Value means = Value::floats(row_shape, std::vector<float>(static_cast<size_t>(rows)));
     Value inv_std = means;
     for (int64_t row = 0; row < rows; ++row) {

@@ -22,6 +22,7 @@ Progress::~Progress() {
 
 void Progress::update(size_t done) {
   if (!enabled_) return;
+  if (total_ > 0 && done > total_) done = total_;
   auto now = std::chrono::steady_clock::now();
   double elapsed = std::chrono::duration<double>(now - start_).count();
   // Quick work draws nothing; then at most five times a second.

@@ -152,7 +152,15 @@ class Tracer {
     google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> declared;
     if (override) {
       declared = inputs;
+      std::unordered_set<std::string> weights;  // old models list initializers as inputs too
+      for (const auto& init : model_.proto->graph().initializer()) weights.insert(init.name());
+      for (const auto& [name, dims] : options_.input_shapes) {
+        bool known = false;
+        for (const auto& input : inputs) known = known || input.name() == name;
+        if (!known) throw ModelError("--shape " + name + ": the model has no input of that name");
+      }
       for (auto& input : inputs) {
+        if (weights.count(input.name())) continue;
         auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
         auto given = options_.input_shapes.find(input.name());
         if (given != options_.input_shapes.end()) {

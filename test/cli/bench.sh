@@ -44,6 +44,9 @@ start=$(date +%s%N)
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 [ "$elapsed_ms" -ge 300 ] && [ "$(field unfused runs)" -gt 1 ] ||
   fail "--duration 0.3 did not keep timing (${elapsed_ms} ms): $(cat "$work/b.json")"
+# A model on stdin is read once and traced twice (the fused copy): a pipe cannot be read again.
+"$fxc" bench -q --pass conv-bn --runs 1 --warmup 0 <testdata/models/resnet18_narrow.onnx >/dev/null ||
+  fail "bench --pass with the model on stdin"
 # Progress: one line rewritten in place on a terminal (`script` gives fxc one), erased at the end;
 # nothing when stderr is not a terminal, or with -q.
 "$fxc" bench testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 1.5 2>"$work/err" >/dev/null

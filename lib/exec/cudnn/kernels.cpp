@@ -423,7 +423,9 @@ Kernel layerNorm(Kernel cpu) {
                      (affine->numel() != 1 && affine->numel() != inner)))
         return onHost(cpu, c);  // the CPU kernel's answer or error
     }
-    int64_t rows = x.numel() / std::max<int64_t>(inner, 1);
+    int64_t rows = 1;  // the dimensions before the axis (an empty row still counts)
+    for (size_t d = 0; d < axis; ++d) rows *= x.shape[d];
+    if (inner == 0) return onHost(cpu, c);
     std::vector<int64_t> row_shape = x.shape;
     for (size_t d = axis; d < row_shape.size(); ++d) row_shape[d] = 1;
     Uploaded& kept = stateOf<Uploaded>(c);
