@@ -206,7 +206,7 @@ Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
   const auto& dims = *node.meta.shape;
   bool fits = dims.size() == value.shape.size();
   for (size_t d = 0; fits && d < dims.size(); ++d) {
-    bool symbolic = dims[d].empty() || dims[d].find_first_not_of("0123456789") != std::string::npos;
+    bool symbolic = ir::isSymbolicDim(dims[d]);
     if (d == 0 && flags.batch > 0)
       fits = value.shape[0] == flags.batch;
     else if (!symbolic)

@@ -60,8 +60,8 @@ passes::PassRequest request(const std::string& spec) {
 
 // One quantized tensor of the report: what it is and how far quantization moves it.
 struct Quantized {
-  std::string name, kind, scale, zero_point;       // as the text report shows them
-  nlohmann::json scale_values, zero_point_values;  // numbers: one, or one per channel
+  std::string name, kind;
+  std::shared_ptr<ir::Tensor> scale, zero_point;  // shown as text (describe) or JSON (valuesJson)
   exec::ErrorSums error;
 };
 
@@ -144,10 +144,8 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
     bool constant = source->op() == ir::Opcode::kGetAttr;
     Quantized q{constant ? source->target() : source->name(),
                 constant ? "weight" : "activation",
-                describe(*scale),
-                describe(*zp),
-                valuesJson(*scale),
-                valuesJson(*zp),
+                scale,
+                zp,
                 {}};
     if (fake) {
       activations[node] = q;
@@ -198,11 +196,11 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
     auto db = finite(q.error.sqnrDb());
     tensors.push_back({{"tensor", q.name},
                        {"kind", q.kind},
-                       {"scale", q.scale_values},
-                       {"zero_point", q.zero_point_values},
+                       {"scale", valuesJson(*q.scale)},
+                       {"zero_point", valuesJson(*q.zero_point)},
                        {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)}});
-    cells.push_back(
-        {q.name, q.kind, q.scale, q.zero_point, db ? number(std::round(*db * 100) / 100) : "inf"});
+    cells.push_back({q.name, q.kind, describe(*q.scale), describe(*q.zero_point),
+                     db ? number(std::round(*db * 100) / 100) : "inf"});
   }
   text = table({"tensor", "kind", "scale", "zero point", "SQNR (dB)"}, cells,
                {false, false, false, false, true}) +

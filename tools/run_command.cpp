@@ -41,18 +41,11 @@ std::string safeFileName(const std::string& name) {
 nlohmann::json summaryJson(const std::string& name, const exec::Value& value) {
   nlohmann::json out = {
       {"name", name}, {"dtype", std::string(ir::dtypeName(value.dtype))}, {"shape", value.shape}};
-  size_t n = value.isFloat() ? value.f.size() : value.i.size();
-  if (n == 0) return out;
-  double lo = INFINITY, hi = -INFINITY, sum = 0;
-  for (size_t k = 0; k < n; ++k) {
-    double v = value.isFloat() ? value.f[k] : static_cast<double>(value.i[k]);
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-    sum += v;
-  }
-  out["min"] = lo;
-  out["mean"] = sum / static_cast<double>(n);
-  out["max"] = hi;
+  exec::ValueStats stats = exec::statsOf(value);
+  if (stats.count == 0) return out;
+  out["min"] = stats.min;
+  out["mean"] = stats.mean;
+  out["max"] = stats.max;
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 
 namespace fxc::exec {
@@ -250,7 +251,7 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
           value.shape.push_back(batch);
           continue;
         }
-        if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
+        if (ir::isSymbolicDim(dim))
           return Error{"input " + label + " has the symbolic dimension '" + dim +
                        "': give --shape " + label + "=D0,D1,..."};
         value.shape.push_back(std::stoll(dim));
@@ -296,20 +297,30 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
   return inputs;
 }
 
-std::string summary(const Value& value) {
-  std::string text = std::string(ir::dtypeName(value.dtype)) + " " + shapeText(value.shape);
-  size_t n = value.isFloat() ? value.f.size() : value.i.size();
-  if (n == 0) return text;
+ValueStats statsOf(const Value& value) {
+  ValueStats stats;
+  stats.count = value.isFloat() ? value.f.size() : value.i.size();
+  if (stats.count == 0) return stats;
   double lo = INFINITY, hi = -INFINITY, sum = 0;
-  for (size_t k = 0; k < n; ++k) {
+  for (size_t k = 0; k < stats.count; ++k) {
     double v = value.isFloat() ? value.f[k] : static_cast<double>(value.i[k]);
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     sum += v;
   }
+  stats.min = lo;
+  stats.mean = sum / static_cast<double>(stats.count);
+  stats.max = hi;
+  return stats;
+}
+
+std::string summary(const Value& value) {
+  std::string text = std::string(ir::dtypeName(value.dtype)) + " " + shapeText(value.shape);
+  ValueStats stats = statsOf(value);
+  if (stats.count == 0) return text;
   char buf[128];
-  std::snprintf(buf, sizeof buf, "  min %.6g  mean %.6g  max %.6g", lo,
-                sum / static_cast<double>(n), hi);
+  std::snprintf(buf, sizeof buf, "  min %.6g  mean %.6g  max %.6g", stats.min, stats.mean,
+                stats.max);
   return text + buf;
 }
 
@@ -379,16 +390,16 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
   if (placeholders.size() != 1)
     return Error{"calibration " + spec + ": the model has " + std::to_string(placeholders.size()) +
                  " inputs; .npy files calibrate single-input models"};
+  std::optional<Expected<Value>> first;  // files[0], when the shapes needed it first
   auto declared = randomInputs(gm, seed, shapes, batch);
   if (!declared) {
     // Symbolic dimensions: from the first file, but a symbolic batch is --batch or 1 (files
     // then hold batches of samples, split by rows as below).
-    auto first = readNpy(files[0]);
-    if (!first) return Error{files[0] + ": " + first.error()};
-    std::vector<int64_t> sample = first.value().shape;
+    first = readNpy(files[0]);  // read once: the loop below takes it
+    if (!*first) return Error{files[0] + ": " + first->error()};
+    std::vector<int64_t> sample = first->value().shape;
     const auto& dims = placeholders[0]->meta.shape;
-    if (dims && dims->size() == sample.size() && !sample.empty() &&
-        (dims->at(0).empty() || dims->at(0).find_first_not_of("0123456789") != std::string::npos))
+    if (dims && dims->size() == sample.size() && !sample.empty() && ir::isSymbolicDim(dims->at(0)))
       sample[0] = batch > 0 ? batch : 1;
     auto completed = shapes;
     completed[placeholders[0]->name()] = sample;
@@ -397,7 +408,8 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
   }
   const Value& want = declared.value()[0];
   for (const auto& file : files) {
-    auto value = readNpy(file);
+    auto value = first ? std::move(*first) : readNpy(file);  // files[0] comes first
+    first.reset();
     if (!value) return Error{file + ": " + value.error()};
     Value& v = value.value();
     if (v.isFloat() != want.isFloat())

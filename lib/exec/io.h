@@ -42,6 +42,12 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
 
 // "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5"
 std::string summary(const Value& value);
+// min, mean and max of the elements (what summary() prints); count 0 for an empty value.
+struct ValueStats {
+  size_t count = 0;
+  double min = 0, mean = 0, max = 0;
+};
+ValueStats statsOf(const Value& value);
 
 // The largest absolute and relative differences of `got` from `want`, and whether every element
 // is within atol + rtol·|want|. Shapes or types that differ are never within.

@@ -28,6 +28,12 @@ enum class Opcode : uint8_t {
 std::string_view opcodeName(Opcode op);
 std::optional<Opcode> opcodeFromName(std::string_view name);
 
+// A dimension of Meta::shape that is not a number: a symbol ("N") or unknown (""). Tensor
+// shapes elsewhere are int64; only shapes as the model declares them can hold symbols.
+inline bool isSymbolicDim(const std::string& dim) {
+  return dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos;
+}
+
 // What passes and frontends record about a node's value. The frontend keeps its export record
 // (the model's ops, written back verbatim while the node still is them) in `source`, opaque to
 // passes; everything a pass reads or writes is typed here.

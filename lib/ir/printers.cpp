@@ -109,7 +109,7 @@ nlohmann::json toJson(const GraphModule& module) {
       // Numbers where the dimension is known, the symbol's name where it is not.
       nlohmann::json dims = nlohmann::json::array();
       for (const std::string& d : *node->meta.shape) {
-        bool known = !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;
+        bool known = !isSymbolicDim(d);
         dims.push_back(known ? nlohmann::json(std::stoll(d)) : nlohmann::json(d));
       }
       entry["shape"] = dims;

@@ -144,6 +144,21 @@ __global__ void layerNormKernel(const float* x, float* y, float* means, float* i
 
 void launched(const char* what) { check(cudaGetLastError(), what); }
 
+// The kernels' view of `shape` (rank <= 6) read with strides `a` and `b`; `n`: its element count.
+Strides stridesOf(const std::vector<int64_t>& shape, const std::vector<int64_t>& a,
+                  const std::vector<int64_t>& b, size_t& n) {
+  Strides strides{};
+  strides.rank = static_cast<int>(shape.size());
+  n = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides.shape[d] = shape[d];
+    strides.a[d] = a[d];
+    strides.b[d] = b[d];
+    n *= static_cast<size_t>(shape[d]);
+  }
+  return strides;
+}
+
 }  // namespace
 
 void launchUnary(Unary op, const float* x, float* y, size_t n, float a, float b, cudaStream_t s) {
@@ -155,15 +170,8 @@ void launchBinary(Binary op, const float* a, const float* b, float* y,
                   const std::vector<int64_t>& shape, const std::vector<int64_t>& a_strides,
                   const std::vector<int64_t>& b_strides, cudaStream_t s) {
   if (shape.size() > 6) throw ExecError("unsupported: broadcasting over more than 6 dimensions");
-  Strides strides{};
-  strides.rank = static_cast<int>(shape.size());
-  size_t n = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    strides.shape[d] = shape[d];
-    strides.a[d] = a_strides[d];
-    strides.b[d] = b_strides[d];
-    n *= static_cast<size_t>(shape[d]);
-  }
+  size_t n = 0;
+  Strides strides = stridesOf(shape, a_strides, b_strides, n);
   if (n == 0) return;
   binaryKernel<<<blocksFor(n), kThreads, 0, s>>>(op, a, b, y, n, strides);
   launched("binary kernel");
@@ -172,14 +180,8 @@ void launchBinary(Binary op, const float* a, const float* b, float* y,
 void launchStridedCopy(const float* x, float* y, const std::vector<int64_t>& shape,
                        const std::vector<int64_t>& x_strides, cudaStream_t s) {
   if (shape.size() > 6) throw ExecError("unsupported: a copy over more than 6 dimensions");
-  Strides strides{};
-  strides.rank = static_cast<int>(shape.size());
-  size_t n = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    strides.shape[d] = shape[d];
-    strides.a[d] = x_strides[d];
-    n *= static_cast<size_t>(shape[d]);
-  }
+  size_t n = 0;
+  Strides strides = stridesOf(shape, x_strides, x_strides, n);  // b unused by the copy
   if (n == 0) return;
   stridedCopyKernel<<<blocksFor(n), kThreads, 0, s>>>(x, y, n, strides);
   launched("strided copy kernel");
