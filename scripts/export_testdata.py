@@ -175,6 +175,35 @@ def dynamic_batch_model():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "dynamic_conv")
 
 
+def data_shapes_model():
+    """Shapes that a run proves and shapes it does not: x [2, 3]; y = reshape(x, [shape(x)[1], -1])
+    (computed from x's shape: proven), z = reshape(x, [int(max(x) * 0) + 6]) (computed from x's
+    values: not proven), nz = transpose(nonzero(x > 0)) (as many rows as x has positives).
+    ONNX's shape inference works out none of the three."""
+    c = lambda name, value: numpy_helper.from_array(np.array(value, np.int64), name)
+    graph = helper.make_graph(
+        [helper.make_node("Shape", ["x"], ["s"]),
+         helper.make_node("Gather", ["s", "one"], ["cols"], axis=0),
+         helper.make_node("Concat", ["cols", "minus_one"], ["target"], axis=0),
+         helper.make_node("Reshape", ["x", "target"], ["y"]),
+         helper.make_node("ReduceMax", ["x"], ["m"], keepdims=0),
+         helper.make_node("Mul", ["m", "zero_f"], ["m0"]),
+         helper.make_node("Cast", ["m0"], ["m0i"], to=TensorProto.INT64),
+         helper.make_node("Add", ["m0i", "six"], ["n"]),
+         helper.make_node("Reshape", ["x", "n"], ["z"]),
+         helper.make_node("Greater", ["x", "zero_f"], ["positive"]),
+         helper.make_node("NonZero", ["positive"], ["where"]),
+         helper.make_node("Transpose", ["where"], ["nz"])],
+        "data_shapes",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["?"] * 2),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, ["?"]),
+         helper.make_tensor_value_info("nz", TensorProto.INT64, ["?"] * 2)],
+        [c("one", [1]), c("minus_one", [-1]), c("six", [6]),
+         numpy_helper.from_array(np.array(0, np.float32), "zero_f")])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "data_shapes")
+
+
 def hand_made_models():
     """Graphs torch.onnx does not write: functions, subgraphs, external data, aliases."""
     T = TensorProto.FLOAT
@@ -423,6 +452,7 @@ def main():
     import torchvision
     torch_models(torch, torchvision)
     hand_made_models()
+    data_shapes_model()
     pass_models()
     bad_models()
 

@@ -1,11 +1,13 @@
 // fxc trace [MODEL] [--print-tabular] [--code] [--graph] [--format text|json] [--shapes]
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "ir/printers.h"
+#include "passes/shape_prop.h"
 #include "tools/common.h"
 
 namespace fxc::tools {
@@ -20,6 +22,47 @@ struct TraceFlags {
   std::vector<std::string> shapes;  // --shape NAME=D0,D1,... for the inference
   int64_t batch = 0;
 };
+
+// Where ONNX's shape inference stopped, the shapes a run of the model proves (ShapeProp): only
+// when every input dimension is known and the model runs; otherwise the shapes stay as inferred,
+// and -v says why.
+void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes, int64_t batch) {
+  size_t unknown = 0;
+  for (const ir::Node* node : gm.graph()) {
+    bool value = node->op() != ir::Opcode::kOutput && node->op() != ir::Opcode::kGetAttr;
+    if (value && (!node->meta.shape || std::any_of(node->meta.shape->begin(),
+                                                   node->meta.shape->end(), ir::isSymbolicDim)))
+      ++unknown;
+  }
+  if (unknown == 0) return;
+  ExecFlags exec;
+  exec.shapes = shapes;
+  exec.batch = batch;
+  exec::Interpreter probe(gm);
+  std::string missing;
+  if (!probe.supported(missing)) {
+    spdlog::debug("{} values keep the shape ONNX's inference gave (or none): node {} has no CPU "
+                 "kernel, so fxc cannot run the model to find them",
+                 unknown, missing);
+    return;
+  }
+  auto inputs = modelInputs(gm, exec);
+  if (!inputs) {
+    spdlog::debug("{} values keep the shape ONNX's inference gave (or none): {}", unknown,
+                 inputs.error());
+    return;
+  }
+  auto report = passes::propagateShapes(gm, inputs.take());
+  if (!report) {
+    spdlog::debug("shapes beyond ONNX's inference: the run failed: {}", report.error());
+    return;
+  }
+  spdlog::debug("shapes: {} found by running the model, {} depend on the input's values (left "
+               "unknown)",
+               report.value().filled, report.value().unproven);
+  for (const std::string& line : report.value().disagreements)
+    spdlog::warn("shape inference and the run disagree: {}", line);
+}
 
 int runTrace(const TraceFlags& flags) {
   std::string path = resolveModelPath(flags.model);
@@ -36,7 +79,8 @@ int runTrace(const TraceFlags& flags) {
     printError(traced.error());
     return kExitFailure;
   }
-  const ir::GraphModule& gm = *traced.value();
+  ir::GraphModule& gm = *traced.value();
+  if (flags.views.shapes) completeShapes(gm, flags.shapes, flags.batch);
   if (wantsOutput(flags.output)) {
     auto written = writeOutput(gm, flags.output, path);
     if (!written) {

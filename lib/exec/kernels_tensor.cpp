@@ -458,6 +458,27 @@ void addTensorKernels(KernelTable& t) {
     }
     return std::vector<Value>{std::move(y)};
   });
+  add(t, {"torch.nonzero"}, [](const KernelContext& c) {  // NonZero: [rank, count], C order
+    const Value& x = c.input(0);
+    std::vector<int64_t> hits;
+    int64_t n = x.numel();
+    for (int64_t k = 0; k < n; ++k) {
+      bool nonzero = x.isFloat() ? x.f[static_cast<size_t>(k)] != 0.0f
+                                 : x.i[static_cast<size_t>(k)] != 0;
+      if (nonzero) hits.push_back(k);
+    }
+    int64_t rank = static_cast<int64_t>(x.shape.size());
+    int64_t count = static_cast<int64_t>(hits.size());
+    std::vector<int64_t> out(static_cast<size_t>(checkedNumel({rank, count}, ir::DType::kInt64)));
+    std::vector<int64_t> strides = stridesOf(x.shape);
+    for (int64_t h = 0; h < count; ++h) {
+      for (int64_t d = 0; d < rank; ++d)
+        out[static_cast<size_t>(d * count + h)] =
+            hits[static_cast<size_t>(h)] / strides[static_cast<size_t>(d)] %
+            x.shape[static_cast<size_t>(d)];
+    }
+    return std::vector<Value>{Value::ints({rank, count}, std::move(out))};
+  });
   add(t, {"onnx.Size"}, [](const KernelContext& c) {
     return std::vector<Value>{Value::ints({}, {c.input(0).numel()})};
   });
