@@ -1,5 +1,5 @@
 // fxc run [MODEL] [--input NAME=FILE.npy]... [--output-dir DIR] [--backend cpu|reference]
-// [--threads N] [--seed S] [--shape NAME=D0,D1,...]... [--batch N]
+// [--save-inputs DIR] [--threads N] [--seed S] [--shape NAME=D0,D1,...]... [--batch N]
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -23,6 +23,7 @@ namespace {
 struct RunFlags {
   std::string model;
   std::string output_dir;
+  std::string save_inputs;  // DIR: the inputs used, as NAME.npy
   std::string format = "text";
   onnx::TraceOptions trace;  // --inline-functions, --no-recognize
   ExecFlags exec;
@@ -50,7 +51,7 @@ nlohmann::json summaryJson(const std::string& name, const exec::Value& value) {
 }
 
 // mkdir -p: the directory and its parents; an error names what stood in the way.
-Expected<bool> makeDirectories(const std::string& path) {
+Expected<bool> makeDirectories(const std::string& flag, const std::string& path) {
   std::string partial;
   for (size_t at = 0; at <= path.size(); ++at) {
     if (at < path.size() && path[at] != '/') continue;
@@ -59,20 +60,49 @@ Expected<bool> makeDirectories(const std::string& path) {
     struct stat info;
     if (::stat(partial.c_str(), &info) == 0) {
       if (!S_ISDIR(info.st_mode))
-        return Error{"--output-dir " + path + ": " + partial + " is not a directory"};
+        return Error{flag + " " + path + ": " + partial + " is not a directory"};
       continue;
     }
     if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-      return Error{"--output-dir " + path + ": cannot create " + partial + ": " +
+      return Error{flag + " " + path + ": cannot create " + partial + ": " +
                    std::strerror(errno)};
   }
   return true;
 }
 
+// Writes one DIR/NAME.npy per value, each atomically; a name that is no file name is changed
+// (and a second "a_b" becomes "a_b_1"), which -v says. Returns the files, in order.
+Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
+                                                 const std::vector<std::string>& names,
+                                                 const std::vector<exec::Value>& values) {
+  std::vector<std::string> files;
+  std::set<std::string> taken;
+  for (size_t k = 0; k < values.size(); ++k) {
+    const std::string& name = names[k];
+    std::string stem = safeFileName(name);
+    for (int n = 1; !taken.insert(stem).second; ++n)
+      stem = safeFileName(name) + "_" + std::to_string(n);
+    std::string file = dir + "/" + stem + ".npy";
+    if (stem != name)
+      spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')",
+                   name, file);
+    OutputFile out(file);
+    out.write(exec::npyBytes(values[k]));
+    auto written = out.commit();
+    if (!written) return Error{written.error()};
+    spdlog::info("wrote {}", file);
+    files.push_back(file);
+  }
+  return files;
+}
+
 int runRun(const RunFlags& flags) {
-  // The output directory first: a run is not wasted on a directory that cannot be made.
-  if (!flags.output_dir.empty()) {
-    auto made = makeDirectories(flags.output_dir);
+  // The directories first: a run is not wasted on a directory that cannot be made.
+  for (const auto& [flag, dir] : {std::pair<const char*, const std::string&>{"--output-dir",
+                                                                            flags.output_dir},
+                                  {"--save-inputs", flags.save_inputs}}) {
+    if (dir.empty()) continue;
+    auto made = makeDirectories(flag, dir);
     if (!made) {
       printError(made.error());
       return kExitFailure;
@@ -99,6 +129,16 @@ int runRun(const RunFlags& flags) {
     printError(label + ": " + inputs.error());
     return kExitFailure;
   }
+  if (!flags.save_inputs.empty()) {
+    std::vector<std::string> names;
+    for (const ir::Node* node : interpreter.inputs())
+      names.push_back(node->meta.value_name.empty() ? node->name() : node->meta.value_name);
+    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value());
+    if (!saved) {
+      printError(saved.error());
+      return kExitFailure;
+    }
+  }
   // A reduced precision on the GPU reports its error against float32 on the same inputs.
   bool reduced = flags.exec.precision != "fp32" && interpreter.backend() == exec::Backend::kCudnn;
   std::vector<exec::Value> kept_inputs;
@@ -123,32 +163,23 @@ int runRun(const RunFlags& flags) {
   }
   std::vector<std::string> names = outputNames(gm);
   nlohmann::json report = nlohmann::json::array();
-  std::set<std::string> taken;  // file names already used: a second "a_b" becomes "a_b_1"
+  for (size_t k = names.size(); k < outputs.value().size(); ++k)
+    names.push_back("output_" + std::to_string(k));
   for (size_t k = 0; k < outputs.value().size(); ++k) {
-    std::string name = k < names.size() ? names[k] : "output_" + std::to_string(k);
-    const exec::Value& value = outputs.value()[k];
     if (flags.format == "json") {
-      report.push_back(summaryJson(name, value));
+      report.push_back(summaryJson(names[k], outputs.value()[k]));
     } else {
-      std::printf("%s: %s\n", name.c_str(), exec::summary(value).c_str());
+      std::printf("%s: %s\n", names[k].c_str(), exec::summary(outputs.value()[k]).c_str());
     }
-    if (flags.output_dir.empty()) continue;
-    std::string stem = safeFileName(name);
-    for (int k = 1; !taken.insert(stem).second; ++k)
-      stem = safeFileName(name) + "_" + std::to_string(k);
-    std::string file = flags.output_dir + "/" + stem + ".npy";
-    if (stem != name)
-      spdlog::info("output '{}' is written as {} (file names keep letters, digits, '.', '_', '-')",
-                   name, file);
-    OutputFile out(file);
-    out.write(exec::npyBytes(outputs.value()[k]));
-    auto written = out.commit();
-    if (!written) {
-      printError(written.error());
+  }
+  if (!flags.output_dir.empty()) {
+    auto files = writeNpyFiles(flags.output_dir, names, outputs.value());
+    if (!files) {
+      printError(files.error());
       return kExitFailure;
     }
-    spdlog::info("wrote {}", file);
-    if (flags.format == "json") report.back()["file"] = file;
+    for (size_t k = 0; flags.format == "json" && k < files.value().size(); ++k)
+      report[k]["file"] = files.value()[k];
   }
   if (flags.format == "json") std::cout << nlohmann::json{{"outputs", report}}.dump(2) << "\n";
   return kExitOk;
@@ -161,6 +192,8 @@ Runner addRunCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("run", "Run a model on the CPU interpreter");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   cmd->add_option("--output-dir", flags->output_dir, "write one NAME.npy per output here");
+  cmd->add_option("--save-inputs", flags->save_inputs,
+                  "write the inputs used here, one NAME.npy per input (replay with --input)");
   cmd->add_option("--format", flags->format, "text or json (the outputs' summaries)")
       ->check(CLI::IsMember({"text", "json"}));
   addTraceFlags(*cmd, flags->trace);

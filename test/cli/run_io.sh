@@ -17,6 +17,17 @@ for f in out0 out1 out2; do [ -s "$work/a/$f.npy" ] || fail "no $f.npy"; done
 # Every element: out0 of the second run is twice out0 of the first (exactly, in float32).
 "$compare" "$work/b/out0.npy" "$work/a/out0.npy" 0 0 2 >"$work/cmp.txt" ||
   fail "x + y with x = y = out0 is not 2 * out0: $(cat "$work/cmp.txt")"
+# --save-inputs writes the seeded inputs under their ONNX names; fed back with --input they give
+# the same outputs, bit for bit.
+"$fxc" run "$model" --seed 9 --save-inputs "$work/saved/in" --output-dir "$work/c" >/dev/null 2>&1 ||
+  fail "--save-inputs run"
+[ -s "$work/saved/in/x.npy" ] && [ -s "$work/saved/in/y.npy" ] || fail "--save-inputs wrote $(ls "$work/saved/in")"
+"$fxc" run "$model" --input x="$work/saved/in/x.npy" --input y="$work/saved/in/y.npy" \
+  --output-dir "$work/d" >/dev/null 2>&1 || fail "replay of the saved inputs"
+for f in out0 out1 out2; do
+  "$compare" "$work/d/$f.npy" "$work/c/$f.npy" 0 0 >"$work/cmp.txt" ||
+    fail "replayed $f differs: $(cat "$work/cmp.txt")"
+done
 "$fxc" run testdata/models/resnet18_narrow.onnx --input input="$work/a/out0.npy" 2>"$work/err"
 [ $? = 1 ] || fail "a wrong shape was accepted"
 grep -q "has shape \[2, 3\], the model declares \[1, 3, 64, 64\]" "$work/err" || fail "unclear shape error: $(cat "$work/err")"
