@@ -1,4 +1,5 @@
-// fxc profile [MODEL] [--runs N] [--warmup N] [--sort] [--format json]: the seed's
+// fxc profile [MODEL] [--runs N] [--warmup N] [--sort] [--group-by node|type] [--unit s|ms]
+// [--format json]: the seed's
 // ProfilingInterpreter, a small subclass of the interpreter that times run() and every runNode().
 #include <algorithm>
 #include <chrono>
@@ -15,9 +16,34 @@
 namespace fxc::tools {
 namespace {
 
+// --group-by type: the nodes' times summed per module type or call_function target, slowest
+// first.
+struct Group {
+  std::string type;
+  size_t nodes = 0;
+  double mean = 0, pct = 0;
+};
+template <typename Row>
+std::vector<Group> groupByType(const std::vector<Row>& rows) {
+  std::vector<Group> groups;
+  std::map<std::string, size_t> index;
+  for (const Row& row : rows) {
+    auto [it, fresh] = index.try_emplace(row.type, groups.size());
+    if (fresh) groups.push_back({row.type});
+    Group& group = groups[it->second];
+    ++group.nodes;
+    group.mean += row.mean;
+    group.pct += row.pct;
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.mean > b.mean; });
+  return groups;
+}
+
 class ProfilingInterpreter : public exec::Interpreter {
  public:
-  using exec::Interpreter::Interpreter;
+  ProfilingInterpreter(const ir::GraphModule& gm, exec::Backend backend)
+      : exec::Interpreter(gm, backend), gm_(gm) {}
 
   Expected<std::vector<exec::Value>> run(std::vector<exec::Value> inputs) override {
     auto start = std::chrono::steady_clock::now();
@@ -29,6 +55,7 @@ class ProfilingInterpreter : public exec::Interpreter {
   struct Row {
     std::string op, name;
     double mean = 0, pct = 0;
+    std::string type;  // a call_module's module type, a call_function's target
   };
   std::vector<Row> summary(bool sort) const {
     double mean_total = 0;
@@ -38,8 +65,11 @@ class ProfilingInterpreter : public exec::Interpreter {
       const auto& times = runtimes_.at(node);
       double mean = 0;
       for (double t : times) mean += t / static_cast<double>(times.size());
+      const ir::Module* module =
+          node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
       rows.push_back({std::string(ir::opcodeName(node->op())), node->name(), mean,
-                      mean_total > 0 ? mean / mean_total * 100 : 0});
+                      mean_total > 0 ? mean / mean_total * 100 : 0,
+                      module ? module->type() : node->target()});
     }
     if (sort)
       std::stable_sort(rows.begin(), rows.end(),
@@ -74,6 +104,7 @@ class ProfilingInterpreter : public exec::Interpreter {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
+  const ir::GraphModule& gm_;
   std::vector<double> total_;
   std::map<const ir::Node*, std::vector<double>> runtimes_;
   std::vector<const ir::Node*> order_;
@@ -84,6 +115,8 @@ struct ProfileFlags {
   int runs = 10;
   int warmup = 1;
   bool sort = false;
+  std::string group_by = "node";
+  std::string unit = "s";
   std::string format = "text";
   ExecFlags exec;
 };
@@ -121,29 +154,53 @@ int runProfile(const ProfileFlags& flags) {
     }
   }
   auto rows = interpreter.summary(flags.sort);
-  if (flags.format == "json") {
-    nlohmann::json nodes = nlohmann::json::array();
-    for (const auto& row : rows)
-      nodes.push_back({{"op", row.op}, {"name", row.name}, {"mean_s", row.mean}, {"pct", row.pct}});
-    nlohmann::json out = {
-        {"runs", flags.runs}, {"mean_total_s", interpreter.meanTotal()}, {"nodes", nodes}};
+  bool grouped = flags.group_by == "type";
+  std::vector<Group> groups = grouped ? groupByType(rows) : std::vector<Group>{};
+  if (flags.format == "json") {  // seconds, whatever --unit says: JSON is for programs
+    nlohmann::json out = {{"runs", flags.runs}, {"mean_total_s", interpreter.meanTotal()}};
+    if (grouped) {
+      nlohmann::json types = nlohmann::json::array();
+      for (const auto& group : groups)
+        types.push_back({{"type", group.type},
+                         {"nodes", group.nodes},
+                         {"mean_s", group.mean},
+                         {"pct", group.pct}});
+      out["types"] = types;
+    } else {
+      nlohmann::json nodes = nlohmann::json::array();
+      for (const auto& row : rows)
+        nodes.push_back({{"op", row.op},
+                         {"name", row.name},
+                         {"type", row.type},
+                         {"mean_s", row.mean},
+                         {"pct", row.pct}});
+      out["nodes"] = nodes;
+    }
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }
+  double scale = flags.unit == "ms" ? 1e3 : 1;
+  auto number = [](double value) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", value);
+    return std::string(buf);
+  };
   std::vector<std::vector<std::string>> cells;
-  char buf[64];
-  for (const auto& row : rows) {
-    std::vector<std::string> line = {row.op, row.name};
-    std::snprintf(buf, sizeof buf, "%g", row.mean);
-    line.emplace_back(buf);
-    std::snprintf(buf, sizeof buf, "%g", row.pct);
-    line.emplace_back(buf);
-    cells.push_back(std::move(line));
+  std::string text;
+  if (grouped) {
+    for (const auto& group : groups)
+      cells.push_back({group.type, std::to_string(group.nodes), number(group.mean * scale),
+                       number(group.pct)});
+    text = table({"Type", "Nodes", "Total runtime (" + flags.unit + ")", "Pct total runtime"},
+                 cells, {false, true, true, true});
+  } else {
+    for (const auto& row : rows)
+      cells.push_back({row.op, row.name, number(row.mean * scale), number(row.pct)});
+    text = table({"Op type", "Op", "Average runtime (" + flags.unit + ")", "Pct total runtime"},
+                 cells, {false, false, true, true});
   }
-  std::string text = table({"Op type", "Op", "Average runtime (s)", "Pct total runtime"}, cells,
-                           {false, false, true, true});
-  std::snprintf(buf, sizeof buf, "%g", interpreter.meanTotal());
-  text += "\nTotal (mean of " + std::to_string(flags.runs) + " runs): " + buf + " s\n";
+  text += "\nTotal (mean of " + std::to_string(flags.runs) +
+          " runs): " + number(interpreter.meanTotal() * scale) + " " + flags.unit + "\n";
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;
 }
@@ -158,6 +215,12 @@ Runner addProfileCommand(CLI::App& app) {
   cmd->add_option("--runs", flags->runs, "runs to average (default 10)");
   cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 1)");
   cmd->add_flag("--sort", flags->sort, "slowest nodes first");
+  cmd->add_option("--group-by", flags->group_by,
+                  "node (the seed's table, one row per node) or type (per module type or "
+                  "function, summed, slowest first)")
+      ->check(CLI::IsMember({"node", "type"}));
+  cmd->add_option("--unit", flags->unit, "s (the seed's) or ms")
+      ->check(CLI::IsMember({"s", "ms"}));
   addExecFlags(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));

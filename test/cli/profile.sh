@@ -20,4 +20,21 @@ awk '/^call_/ { if (seen && $(NF-1) > prev * 1.0000001) bad = 1; prev = $(NF-1);
   fail "--sort is not slowest first"
 tail -1 <<<"$out" | grep -q '^Total (mean of 2 runs): ' || fail "no total"
 "$fxc" profile "$model" --runs 1 --format json | grep -q '"mean_total_s"' || fail "no JSON"
+# --group-by type: one row per module type or function, counting the nodes that trace shows of
+# it, the times summed (so the shares still add to at most 100), slowest first; --unit ms.
+out=$("$fxc" profile "$model" --runs 2 --group-by type --unit ms --threads 1) || fail "--group-by type failed"
+head -1 <<<"$out" | grep -q '^Type  *Nodes  *Total runtime (ms)  Pct total runtime$' || fail "grouped header: $(head -1 <<<"$out")"
+types=$("$fxc" trace "$model" --format json |
+  awk -F'"' '/"path": / { path = $4 } /"type": / && path != "" { print path, $4; path = "" }')
+for type in Conv2d BatchNorm2d ReLU operator.add; do
+  counted=$(awk -v t="$type" '$1 == t { print $2 }' <<<"$out")
+  traced=$("$fxc" trace "$model" | awk -v t="$type" -v types="$types" '
+    BEGIN { n = split(types, w, /[ \n]/); for (k = 1; k < n; k += 2) type[w[k]] = w[k + 1] }
+    ($1 == "call_function" && $3 == t) || ($1 == "call_module" && type[$3] == t) { c++ }
+    END { print c + 0 }')
+  [ "$counted" = "$traced" ] || fail "$type: $counted nodes counted, the model has $traced"
+done
+awk 'NR > 2 && NF == 4 { p += $4; if (seen && $3 > prev * 1.0000001) bad = 1; prev = $3; seen = 1 }
+     END { exit !(p <= 100.5 && !bad) }' <<<"$out" || fail "grouped rows: shares or order wrong"
+tail -1 <<<"$out" | grep -q '^Total (mean of 2 runs): .* ms$' || fail "no total in ms"
 echo ok
