@@ -166,5 +166,6 @@ Runner addProfileCommand(CLI::App& app);
 Runner addBenchCommand(CLI::App& app);
 Runner addQuantizeCommand(CLI::App& app);
 Runner addSummaryCommand(CLI::App& app);
+Runner addCompareCommand(CLI::App& app);
 
 }  // namespace fxc::tools
