@@ -12,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev
   libdnnl-dev  # oneDNN: the fast CPU kernels (found without its CMake config: no OpenCL needed)
   libonnx-testdata  # ONNX's backend test models, traced by the tests
+  graphviz  # dot: `--svg` draws graphs (optional for fxc itself; the tests render the demo model)
 )
 for group in "$@"; do
   case "$group" in

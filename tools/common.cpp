@@ -2,14 +2,20 @@
 
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "exec/cudnn/backend.h"
 #include "ir/lint.h"
 #include "ir/printers.h"
+#include "ir/output_file.h"
 #include "onnx/export.h"
 
 namespace fxc::tools {
@@ -63,7 +69,71 @@ void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
   cmd.add_flag("--print-tabular", flags.tabular, "torch.fx's print_tabular view (the default)");
   cmd.add_flag("--code", flags.code, "the graph as torch.fx's generated Python code");
   cmd.add_flag("--graph", flags.graph, "torch.fx's str(graph) view");
-  cmd.add_flag("--shapes", flags.shapes, "add shape and dtype columns (ONNX shape inference)");
+  cmd.add_flag("--dot", flags.dot,
+               "the graph as Graphviz DOT (torch.fx's FxGraphDrawer: module paths as clusters)");
+  cmd.add_option("--svg", flags.svg, "draw the graph into FILE.svg with Graphviz's dot");
+  cmd.add_flag("--shapes", flags.shapes,
+               "add shape and dtype columns (ONNX shape inference, then a run where it stops)");
+}
+
+std::string viewName(const std::string& path) {
+  if (path == "-") return "stdin";
+  std::string name = path.substr(path.rfind('/') + 1);
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".onnx") == 0)
+    name.resize(name.size() - 5);
+  return name;
+}
+
+Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,
+                        const std::string& path) {
+  std::string dot = ir::printDot(gm, name, with_shapes);
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string input = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/fxc-dot-XXXXXX";
+  int fd = ::mkstemp(input.data());
+  if (fd < 0) return Error{"--svg: cannot make a temporary file: " + std::string(std::strerror(errno))};
+  bool wrote = ::write(fd, dot.data(), dot.size()) == static_cast<ssize_t>(dot.size());
+  ::close(fd);
+  struct Remove {
+    std::string path;
+    ~Remove() { ::unlink(path.c_str()); }
+  } remove{input};
+  if (!wrote) return Error{"--svg: cannot write " + input};
+  int out[2];
+  if (::pipe(out) != 0) return Error{"--svg: " + std::string(std::strerror(errno))};
+  pid_t child = ::fork();
+  if (child < 0) return Error{"--svg: cannot start dot: " + std::string(std::strerror(errno))};
+  if (child == 0) {
+    ::dup2(out[1], 1);
+    ::close(out[0]);
+    ::close(out[1]);
+    int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, 2);
+    const char* argv[] = {"dot", "-Tsvg", input.c_str(), nullptr};
+    ::execvp("dot", const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string svg;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    svg.append(buf, static_cast<size_t>(n));
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    return Error{"--svg needs Graphviz's dot, which is not installed (Debian: apt-get install "
+                 "graphviz); --dot prints the DOT text"};
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || svg.find("<svg") == std::string::npos)
+    return Error{"--svg: Graphviz's dot failed on the graph"};
+  OutputFile file(path);
+  file.write(svg);
+  auto committed = file.commit();
+  if (!committed) return Error{committed.error()};
+  return true;
 }
 
 // tabulate's "simple" table: text columns left, numbers right, two spaces between.
@@ -296,12 +366,15 @@ void reportFallbacks(const exec::Interpreter& interpreter) {
   for (const auto& node : interpreter.fallbacks()) spdlog::debug("cudnn: {} runs on the CPU", node);
 }
 
-std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular) {
+std::string renderViews(const ir::GraphModule& gm, const ViewFlags& flags, bool default_tabular,
+                        const std::string& name) {
+  const ir::Graph& graph = gm.graph();
   std::string text;
   if (flags.tabular || (default_tabular && !flags.any()))
     text += ir::printTabular(graph, flags.shapes);
   if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph);
   if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(graph);
+  if (flags.dot) text += (text.empty() ? "" : "\n") + ir::printDot(gm, name, flags.shapes);
   return text;
 }
 

@@ -80,15 +80,25 @@ struct ViewFlags {
   bool tabular = false;
   bool code = false;
   bool graph = false;
-  bool shapes = false;  // shape and dtype columns in the tabular view
-  bool any() const { return tabular || code || graph; }
+  bool dot = false;     // Graphviz DOT
+  bool shapes = false;  // shape and dtype columns in the tabular view, shapes in DOT
+  std::string svg;      // --svg FILE: the DOT drawn by Graphviz
+  bool any() const { return tabular || code || graph || dot; }
 };
 void addViewFlags(CLI::App& cmd, ViewFlags& flags);
+// --svg: the graph drawn by Graphviz's `dot` into FILE (atomically); an error when `dot` is not
+// installed or fails.
+Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,
+                        const std::string& path);
 // --inline-functions and --no-recognize, on every command that traces a model from the CLI.
 void addTraceFlags(CLI::App& cmd, onnx::TraceOptions& options);
 // The chosen views, in order, separated by blank lines; the tabular view when none is chosen
 // and `default_tabular`.
-std::string renderViews(const ir::Graph& graph, const ViewFlags& flags, bool default_tabular);
+// `name`: the DOT graph's name (the model's file name without .onnx).
+std::string renderViews(const ir::GraphModule& gm, const ViewFlags& flags, bool default_tabular,
+                        const std::string& name);
+// The model's name for views: its file name without the folder and ".onnx"; "stdin" for "-".
+std::string viewName(const std::string& path);
 
 // -o / --in-place / --external-data / --check, shared by every command that writes a model.
 struct OutputFlags {

@@ -170,6 +170,13 @@ int runFuse(const FuseFlags& flags) {
       return kExitFailure;
     }
   }
+  if (!flags.views.svg.empty()) {
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    if (!drawn) {
+      printError(drawn.error());
+      return kExitFailure;
+    }
+  }
   if (json) {
     nlohmann::json out = {{"passes", report.value()}};
     if (!flags.print_ir_after.empty()) out["after"] = after;
@@ -177,11 +184,12 @@ int runFuse(const FuseFlags& flags) {
     if (flags.views.tabular) out["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
     if (flags.views.graph) out["graph"] = ir::formatGraph(gm.graph());
+    if (flags.views.dot) out["dot"] = ir::printDot(gm, viewName(path), flags.views.shapes);
     std::cout << out.dump(2) << "\n";
-  } else if (!wantsOutput(flags.output) || flags.views.any()) {
+  } else if ((!wantsOutput(flags.output) && flags.views.svg.empty()) || flags.views.any()) {
     // Without -o the result is shown: the tabular view unless another (or --print-ir-after) was
     // asked.
-    std::string text = renderViews(gm.graph(), flags.views, flags.print_ir_after.empty());
+    std::string text = renderViews(gm, flags.views, flags.print_ir_after.empty(), viewName(path));
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   bury(std::move(traced.value()));

@@ -406,14 +406,19 @@ int runQuantize(const QuantizeFlags& flags) {
     auto written = writeOutput(gm, flags.output, path, verify);
     if (!written) return fail(written.error());
   }
+  if (!flags.views.svg.empty()) {
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    if (!drawn) return fail(drawn.error());
+  }
   if (!wantsOutput(flags.output) && (flags.report || json))
     spdlog::info("nothing written: give -o FILE to save the quantized model");
   if (json) {
     if (flags.views.code) report["code"] = ir::pythonCode(gm.graph());
     if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     std::cout << report.dump(2) << "\n";
-  } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report)) {
-    std::string text = renderViews(gm.graph(), flags.views, true);
+  } else if (flags.views.any() ||
+             (!wantsOutput(flags.output) && !flags.report && flags.views.svg.empty())) {
+    std::string text = renderViews(gm, flags.views, true, viewName(path));
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   bury(std::move(traced.value()));

@@ -87,13 +87,21 @@ int runTrace(const TraceFlags& flags) {
       printError(written.error());
       return kExitFailure;
     }
-    if (!views) {
-      bury(std::move(traced.value()));
-      return kExitOk;
+  }
+  if (!flags.views.svg.empty()) {
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    if (!drawn) {
+      printError(drawn.error());
+      return kExitFailure;
     }
+  }
+  if (!views && (wantsOutput(flags.output) || !flags.views.svg.empty())) {
+    bury(std::move(traced.value()));
+    return kExitOk;
   }
   if (flags.format == "json") {
     nlohmann::json out = ir::toJson(gm);
+    if (flags.views.dot) out["dot"] = ir::printDot(gm, viewName(path), flags.views.shapes);
     out["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     out["graph"] = ir::formatGraph(gm.graph());
     std::cout << out.dump(2) << "\n";
@@ -101,7 +109,7 @@ int runTrace(const TraceFlags& flags) {
     return kExitOk;
   }
   Stopwatch watch;
-  std::string text = renderViews(gm.graph(), flags.views, /*default_tabular=*/true);
+  std::string text = renderViews(gm, flags.views, /*default_tabular=*/true, viewName(path));
   std::fwrite(text.data(), 1, text.size(), stdout);
   spdlog::debug("printed in {:.3f} s", watch.lap());
   bury(std::move(traced.value()));

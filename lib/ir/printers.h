@@ -13,6 +13,9 @@ namespace fxc::ir {
 std::string printTabular(const Graph& graph, bool with_shapes = false);
 // torch.fx's GraphModule.code: `def forward(self, ...):`, one line per node, frees after last use.
 std::string pythonCode(const Graph& graph);
+// Graphviz DOT after torch.fx's FxGraphDrawer: a record per node coloured by opcode, module
+// paths as nested clusters, each value's shape on its edges when `with_shapes`.
+std::string printDot(const GraphModule& gm, const std::string& name, bool with_shapes = false);
 // Everything above, machine-readable: nodes (with users and meta), modules, code.
 nlohmann::json toJson(const GraphModule& module);
 
