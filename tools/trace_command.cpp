@@ -80,6 +80,17 @@ int runTrace(const TraceFlags& flags) {
     return kExitFailure;
   }
   ir::GraphModule& gm = *traced.value();
+  std::string names;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() == ir::Opcode::kPlaceholder)
+      names += (names.empty() ? "" : ", ") + node->meta.value_name;
+  }
+  for (const auto& [name, dims] : options.input_shapes) {
+    bool known = false;
+    for (const ir::Node* node : gm.graph())
+      known = known || (node->op() == ir::Opcode::kPlaceholder && node->meta.value_name == name);
+    if (!known) throw UsageError{"--shape " + name + ": the model's inputs are " + names};
+  }
   if (flags.views.shapes) completeShapes(gm, flags.shapes, flags.batch);
   if (wantsOutput(flags.output)) {
     auto written = writeOutput(gm, flags.output, path);

@@ -267,16 +267,17 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
       return Error{"input " + label + ": " + error.what()};
     }
     const std::string& dtype = node->meta.dtype;
-    if (dtype.empty() || dtype == "float32" || dtype == "float16") {
-      value.f.resize(static_cast<size_t>(n));
+    static const std::map<std::string, ir::DType> integers = {
+        {"int64", ir::DType::kInt64},   {"int32", ir::DType::kInt32},
+        {"int16", ir::DType::kInt16},   {"int8", ir::DType::kInt8},
+        {"uint32", ir::DType::kUInt32}, {"uint16", ir::DType::kUInt16},
+        {"uint8", ir::DType::kUInt8},   {"bool", ir::DType::kBool}};
+    auto integer = integers.find(dtype);
+    if (dtype.empty() || dtype == "float32" || dtype == "float16" || dtype == "bfloat16") {
+      value.f.resize(static_cast<size_t>(n));  // computed in float32, as every float input
       for (float& v : value.f) v = normal(rng);
-    } else if (dtype == "int64" || dtype == "int32" || dtype == "bool" || dtype == "uint8" ||
-               dtype == "int8") {
-      value.dtype = dtype == "bool"    ? ir::DType::kBool
-                    : dtype == "int32" ? ir::DType::kInt32
-                    : dtype == "uint8" ? ir::DType::kUInt8
-                    : dtype == "int8"  ? ir::DType::kInt8
-                                       : ir::DType::kInt64;
+    } else if (integer != integers.end()) {
+      value.dtype = integer->second;
       value.i.assign(static_cast<size_t>(n), 0);
     } else {
       return Error{"input " + label + " has the unsupported type " + dtype};

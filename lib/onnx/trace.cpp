@@ -154,11 +154,7 @@ class Tracer {
       declared = inputs;
       std::unordered_set<std::string> weights;  // old models list initializers as inputs too
       for (const auto& init : model_.proto->graph().initializer()) weights.insert(init.name());
-      for (const auto& [name, dims] : options_.input_shapes) {
-        bool known = false;
-        for (const auto& input : inputs) known = known || input.name() == name;
-        if (!known) throw ModelError("--shape " + name + ": the model has no input of that name");
-      }
+      // Names the model does not have are the caller's to report (a usage error).
       for (auto& input : inputs) {
         if (weights.count(input.name())) continue;
         auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();

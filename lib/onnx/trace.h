@@ -18,6 +18,7 @@ struct TraceOptions {
   // With infer_shapes: input shapes for the inference by ONNX name (--shape), and a batch size
   // for every input's first dimension (--batch, 0: none). The model keeps its declared inputs
   // (the placeholders show them); the inferred shapes of everything else follow the given ones.
+  // Names that are no input of the model are ignored here: the caller checks them.
   std::map<std::string, std::vector<int64_t>> input_shapes;
   int64_t batch = 0;
   // Recognize decomposed torch.nn modules where the graph's values prove them (recognize.h).

@@ -44,6 +44,11 @@ head -c 100 "$work/a/out0.npy" >"$work/short.npy"
 "$fxc" run "$model" --input x="$work/short.npy" 2>"$work/err"
 [ $? = 1 ] || fail "a truncated .npy was accepted"
 [ "$(wc -l <"$work/err")" = 1 ] || fail "truncated .npy: not one error line: $(cat "$work/err")"
+# Random inputs of every integer type ONNX's tests declare (zeros, as for int64).
+for t in test_max_int16 test_max_uint16 test_max_uint32; do
+  "$fxc" run "/usr/share/libonnx-testdata/data/node/$t/model.onnx" | grep -Eq "^result: u?int(16|32) \[3\]  min 0  mean 0  max 0$" ||
+    fail "random inputs for $t"
+done
 # Both backends give the same outputs (oneDNN vs the reference loops) on a real CNN.
 for backend in cpu reference; do
   "$fxc" run testdata/models/resnet18_narrow.onnx --backend "$backend" --output-dir "$work/$backend" \
