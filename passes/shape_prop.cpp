@@ -7,8 +7,8 @@
 
 #include "exec/interpreter.h"
 #include "exec/io.h"
-#include "passes/registry.h"
 #include "onnx/op_table.h"
+#include "passes/registry.h"
 
 namespace fxc::passes {
 namespace {
@@ -18,16 +18,16 @@ namespace {
 // to depend on every input's values, so that an op nobody listed proves nothing.
 const std::unordered_map<std::string_view, std::vector<size_t>>& valueShapedInputs() {
   static const std::unordered_map<std::string_view, std::vector<size_t>> table = {
-      {"Reshape", {1}},         {"Expand", {1}},        {"Tile", {1}},
-      {"Slice", {1, 2, 3, 4}},  {"ConstantOfShape", {0}}, {"Range", {0, 1, 2}},
-      {"Resize", {1, 2, 3}},    {"Upsample", {1}},      {"Pad", {1, 3}},
-      {"Squeeze", {1}},         {"Unsqueeze", {1}},     {"TopK", {1}},
-      {"OneHot", {1}},          {"Split", {1}},         {"ReduceSum", {1}},
-      {"ReduceMean", {1}},      {"ReduceMax", {1}},     {"ReduceMin", {1}},
-      {"ReduceProd", {1}},      {"ReduceL1", {1}},      {"ReduceL2", {1}},
-      {"ReduceLogSum", {1}},    {"ReduceLogSumExp", {1}}, {"ReduceSumSquare", {1}},
-      {"CenterCropPad", {1}},   {"MaxUnpool", {2}},     {"Col2Im", {1, 2}},
-      {"DFT", {1, 2}},          {"STFT", {1, 2, 3}},
+      {"Reshape", {1}},        {"Expand", {1}},          {"Tile", {1}},
+      {"Slice", {1, 2, 3, 4}}, {"ConstantOfShape", {0}}, {"Range", {0, 1, 2}},
+      {"Resize", {1, 2, 3}},   {"Upsample", {1}},        {"Pad", {1, 3}},
+      {"Squeeze", {1}},        {"Unsqueeze", {1}},       {"TopK", {1}},
+      {"OneHot", {1}},         {"Split", {1}},           {"ReduceSum", {1}},
+      {"ReduceMean", {1}},     {"ReduceMax", {1}},       {"ReduceMin", {1}},
+      {"ReduceProd", {1}},     {"ReduceL1", {1}},        {"ReduceL2", {1}},
+      {"ReduceLogSum", {1}},   {"ReduceLogSumExp", {1}}, {"ReduceSumSquare", {1}},
+      {"CenterCropPad", {1}},  {"MaxUnpool", {2}},       {"Col2Im", {1, 2}},
+      {"DFT", {1, 2}},         {"STFT", {1, 2, 3}},
   };
   return table;
 }
@@ -36,26 +36,124 @@ const std::unordered_map<std::string_view, std::vector<size_t>>& valueShapedInpu
 bool shapedByShapesAlone(std::string_view op) {
   static const std::unordered_set<std::string_view> ops = {
       // elementwise, broadcasting
-      "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Where", "Equal",
-      "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "BitShift",
-      "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "PRelu",
+      "Add",
+      "Sub",
+      "Mul",
+      "Div",
+      "Pow",
+      "Mod",
+      "Max",
+      "Min",
+      "Sum",
+      "Mean",
+      "Where",
+      "Equal",
+      "Less",
+      "LessOrEqual",
+      "Greater",
+      "GreaterOrEqual",
+      "And",
+      "Or",
+      "Xor",
+      "Not",
+      "BitShift",
+      "BitwiseAnd",
+      "BitwiseOr",
+      "BitwiseXor",
+      "BitwiseNot",
+      "PRelu",
       // unary
-      "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Erf",
-      "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
-      "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Elu", "Selu", "Celu",
-      "ThresholdedRelu", "Softplus", "Softsign", "Gelu", "Mish", "Clip", "IsNaN", "IsInf",
-      "Identity", "Dropout", "Cast", "CastLike", "Shrink", "QuantizeLinear", "DequantizeLinear",
-      "Trilu", "CumSum",
+      "Abs",
+      "Neg",
+      "Exp",
+      "Log",
+      "Sqrt",
+      "Reciprocal",
+      "Floor",
+      "Ceil",
+      "Round",
+      "Sign",
+      "Erf",
+      "Sin",
+      "Cos",
+      "Tan",
+      "Asin",
+      "Acos",
+      "Atan",
+      "Sinh",
+      "Cosh",
+      "Asinh",
+      "Acosh",
+      "Atanh",
+      "Relu",
+      "LeakyRelu",
+      "Sigmoid",
+      "HardSigmoid",
+      "HardSwish",
+      "Tanh",
+      "Elu",
+      "Selu",
+      "Celu",
+      "ThresholdedRelu",
+      "Softplus",
+      "Softsign",
+      "Gelu",
+      "Mish",
+      "Clip",
+      "IsNaN",
+      "IsInf",
+      "Identity",
+      "Dropout",
+      "Cast",
+      "CastLike",
+      "Shrink",
+      "QuantizeLinear",
+      "DequantizeLinear",
+      "Trilu",
+      "CumSum",
       // normalization, softmax
-      "BatchNormalization", "InstanceNormalization", "LayerNormalization", "GroupNormalization",
-      "LpNormalization", "MeanVarianceNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
+      "BatchNormalization",
+      "InstanceNormalization",
+      "LayerNormalization",
+      "GroupNormalization",
+      "LpNormalization",
+      "MeanVarianceNormalization",
+      "LRN",
+      "Softmax",
+      "LogSoftmax",
+      "Hardmax",
       // products, convolution, pooling, recurrent (sequence_lens changes values, not shapes)
-      "MatMul", "Gemm", "Einsum", "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool",
-      "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "LSTM", "GRU", "RNN",
+      "MatMul",
+      "Gemm",
+      "Einsum",
+      "Conv",
+      "ConvTranspose",
+      "MaxPool",
+      "AveragePool",
+      "LpPool",
+      "GlobalAveragePool",
+      "GlobalMaxPool",
+      "GlobalLpPool",
+      "LSTM",
+      "GRU",
+      "RNN",
       // layout, indexing (an index tensor's shape, not its values, shapes the result)
-      "Transpose", "Flatten", "Concat", "Shape", "Size", "Gather", "GatherElements", "GatherND",
-      "ScatterND", "ScatterElements", "DepthToSpace", "SpaceToDepth", "ArgMax", "ArgMin",
-      "ReverseSequence", "EyeLike",
+      "Transpose",
+      "Flatten",
+      "Concat",
+      "Shape",
+      "Size",
+      "Gather",
+      "GatherElements",
+      "GatherND",
+      "ScatterND",
+      "ScatterElements",
+      "DepthToSpace",
+      "SpaceToDepth",
+      "ArgMax",
+      "ArgMin",
+      "ReverseSequence",
+      "EyeLike",
   };
   return ops.count(op) > 0;
 }
@@ -99,7 +197,8 @@ std::vector<std::string> dimsText(const std::vector<int64_t>& shape) {
 
 std::string listText(const std::vector<std::string>& dims) {
   std::string out = "[";
-  for (size_t k = 0; k < dims.size(); ++k) out += (k ? ", " : "") + (dims[k].empty() ? "?" : dims[k]);
+  for (size_t k = 0; k < dims.size(); ++k)
+    out += (k ? ", " : "") + (dims[k].empty() ? "?" : dims[k]);
   return out + "]";
 }
 
@@ -225,8 +324,8 @@ Expected<PassResult> runPass(ir::GraphModule& gm, const Options& options) {
     if (node->op() != ir::Opcode::kPlaceholder || !node->meta.shape) continue;
     for (const std::string& dim : *node->meta.shape) {
       if (ir::isSymbolicDim(dim))
-        return Error{"it runs the model on its declared input shapes, and input " +
-                     node->name() + " has the symbolic dimension '" + dim +
+        return Error{"it runs the model on its declared input shapes, and input " + node->name() +
+                     " has the symbolic dimension '" + dim +
                      "' (fxc trace --shapes --shape NAME=D0,D1,... runs it on given ones)"};
     }
   }

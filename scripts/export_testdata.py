@@ -423,6 +423,40 @@ def bad_models():
     write("missing_external", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor])
 
 
+def limit_models():
+    """Models past a resource limit, each refused in bounded time and memory (test/cli/limits.sh):
+    an initializer, an input and a ConstantOfShape of 10^12 elements, and a cycle through a
+    subgraph (an If branch reads the value the If's own output feeds)."""
+    T = TensorProto.FLOAT
+    opset = [helper.make_opsetid("", 13)]
+    limits = os.path.join(MODELS, "limits")
+    os.makedirs(limits, exist_ok=True)
+    y = helper.make_tensor_value_info("y", T, [1000000, 1000000])
+
+    def write(stem, nodes, inputs, initializers=(), outputs=(y,)):
+        graph = helper.make_graph(nodes, stem, inputs, list(outputs), list(initializers))
+        model = helper.make_model(graph, opset_imports=opset)
+        with open(os.path.join(limits, stem + ".onnx"), "wb") as f:
+            f.write(model.SerializeToString())  # unchecked on purpose
+
+    w = TensorProto(name="w", data_type=T, dims=[1000000, 1000000], raw_data=b"\0\0\0\0")
+    write("huge_initializer", [helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+          [helper.make_tensor_value_info("x", T, [1])], [w])
+    write("huge_input", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+          [helper.make_tensor_value_info("x", T, [1000000, 1000000])])
+    write("huge_constant_of_shape", [helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")], [],
+          [numpy_helper.from_array(np.array([1000000, 1000000], np.int64), "s")])
+    then_branch = helper.make_graph([helper.make_node("Identity", ["z"], ["t"])], "then", [],
+                                    [helper.make_tensor_value_info("t", T, [1])])
+    else_branch = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [],
+                                    [helper.make_tensor_value_info("e", T, [1])])
+    write("subgraph_cycle",
+          [helper.make_node("If", ["c"], ["r"], name="branch", then_branch=then_branch, else_branch=else_branch),
+           helper.make_node("Neg", ["r"], ["z"], name="neg")],
+          [helper.make_tensor_value_info("c", TensorProto.BOOL, []), helper.make_tensor_value_info("x", T, [1])],
+          outputs=[helper.make_tensor_value_info("z", T, [1])])
+
+
 def big_models(directory, names):
     import torch
     import torchvision
@@ -453,6 +487,7 @@ def main():
     torch_models(torch, torchvision)
     hand_made_models()
     data_shapes_model()
+    limit_models()
     pass_models()
     bad_models()
 

@@ -422,7 +422,10 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
   options.check = flags.check;
   options.verify = std::move(verify);
   auto saved = onnx::saveModel(model.value(), path, options);
-  if (!saved) return Error{label + ": " + saved.error()};
+  if (!saved) {  // "cannot write PATH: ..." names the file already
+    const std::string& message = saved.error();
+    return Error{message.rfind("cannot write ", 0) == 0 ? message : label + ": " + message};
+  }
   spdlog::debug("{}: exported and written in {:.3f} s", label, watch.lap());
   return true;
 }

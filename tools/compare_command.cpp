@@ -101,8 +101,8 @@ int runCompare(const CompareFlags& flags) {
     size_t k = 0;
     while (k < a_names.size() && a_names[k] != name) ++k;
     if (k == a_names.size() || a_names.size() != b_names.size()) {
-      printError("the models' inputs differ: " + a.value().label + " has " + join(a_names) +
-                 ", " + b.value().label + " has " + join(b_names));
+      printError("the models' inputs differ: " + a.value().label + " has " + join(a_names) + ", " +
+                 b.value().label + " has " + join(b_names));
       return kExitFailure;
     }
     b_values.push_back(inputs.value()[k]);
@@ -126,8 +126,8 @@ int runCompare(const CompareFlags& flags) {
   for (const auto& name : a_outs) by_name = by_name && b_index.count(name);
   if (!by_name) {
     if (a_outs.size() != b_outs.size()) {
-      printError("the models' outputs differ: " + a.value().label + " has " + join(a_outs) +
-                 ", " + b.value().label + " has " + join(b_outs));
+      printError("the models' outputs differ: " + a.value().label + " has " + join(a_outs) + ", " +
+                 b.value().label + " has " + join(b_outs));
       return kExitFailure;
     }
     spdlog::info("the output names differ ({} / {}): compared by position", join(a_outs),
@@ -181,12 +181,9 @@ int runCompare(const CompareFlags& flags) {
       }
       outputs.push_back(item);
     }
-    std::cout << nlohmann::json{{"a", a.value().label},
-                                {"b", b.value().label},
-                                {"atol", flags.atol},
-                                {"rtol", flags.rtol},
-                                {"within", all_within},
-                                {"outputs", outputs}}
+    std::cout << nlohmann::json{{"a", a.value().label}, {"b", b.value().label},
+                                {"atol", flags.atol},   {"rtol", flags.rtol},
+                                {"within", all_within}, {"outputs", outputs}}
                      .dump(2)
               << "\n";
   } else {

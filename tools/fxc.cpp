@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
   std::signal(SIGBUS, onBusError);
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
+  std::signal(SIGHUP, onInterrupt);
+  // A file size limit (ulimit -f) reached: the write fails with EFBIG and fxc reports it like a
+  // full disk, removing the temporary, instead of dying of SIGXFSZ with the temporary left.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Activations are freed and allocated again on every run of a model: keep large blocks in the
   // heap for reuse instead of returning them to the kernel and faulting fresh pages in each time.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);

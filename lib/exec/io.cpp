@@ -79,11 +79,15 @@ const NpyInteger* npyInteger(ir::DType dtype) {
 }  // namespace
 
 Expected<Value> readNpy(const std::string& path, NpyInfo* info) {
-  NpyInfo ignored;
-  if (!info) info = &ignored;
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parseNpy(bytes, path, info);
+}
+
+Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyInfo* info) {
+  NpyInfo ignored;
+  if (!info) info = &ignored;
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     return Error{path + ": not a .npy file"};
   int major = static_cast<unsigned char>(bytes[6]);

@@ -23,6 +23,9 @@ struct NpyInfo {
 // Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8/16/32, bool; C or Fortran
 // order) into float or integer elements.
 Expected<Value> readNpy(const std::string& path, NpyInfo* info = nullptr);
+// The same from the file's bytes; `path` names it in errors.
+Expected<Value> parseNpy(const std::string& bytes, const std::string& path,
+                         NpyInfo* info = nullptr);
 // Serializes a value as .npy: float32, or its integer type (int8 ... int64, uint8/16/32, bool).
 std::string npyBytes(const Value& value);
 

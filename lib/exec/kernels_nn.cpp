@@ -438,7 +438,8 @@ enum class Normalize { kSoftmax, kLogSoftmax, kHardmax };
 template <Normalize kMode>
 std::vector<Value> normalizeAlong(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
-  auto [outer, extent, inner] = normalizedExtent(c, x);
+  const NormalizedExtent e = normalizedExtent(c, x);  // no structured binding: lambdas use it
+  const int64_t outer = e.outer, extent = e.extent, inner = e.inner;
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {

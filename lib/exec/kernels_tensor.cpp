@@ -387,8 +387,7 @@ void addTensorKernels(KernelTable& t) {
       for (int64_t left = x.shape[axis]; left > 0; left -= each)
         sizes.push_back(std::min(each, left));
     }
-    int64_t outer = 1, inner = 1, offset = 0;
-    for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
+    int64_t inner = 1, offset = 0;
     for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
     std::vector<Value> parts;
     for (int64_t size : sizes) {

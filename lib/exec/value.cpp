@@ -47,6 +47,12 @@ std::string shapeText(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
+namespace {
+double memory_limit = 0;  // setMemoryLimit: 0 for the machine's memory
+}  // namespace
+
+void setMemoryLimit(double bytes) { memory_limit = bytes; }
+
 int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype) {
   int64_t n = 1;
   for (int64_t d : shape) {
@@ -54,13 +60,14 @@ int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype) {
     if (__builtin_mul_overflow(n, d, &n))
       throw ExecError("shape " + shapeText(shape) + " has more elements than 64 bits can count");
   }
-  static const double memory =
+  static const double machine =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  double limit = memory_limit > 0 && (machine <= 0 || memory_limit < machine) ? memory_limit : machine;
   double bytes = static_cast<double>(n) * (dtype == ir::DType::kFloat32 ? 4.0 : 8.0);
-  if (memory > 0 && bytes > memory) {
+  if (limit > 0 && bytes > limit) {
     char text[128];
-    std::snprintf(text, sizeof text, " needs %.1f GB, more than this machine's %.1f GB",
-                  bytes / 1e9, memory / 1e9);
+    std::snprintf(text, sizeof text, " needs %.1f GB, more than %s %.1f GB", bytes / 1e9,
+                  limit == machine ? "this machine's" : "the limit of", limit / 1e9);
     throw ExecError("shape " + shapeText(shape) + " of " + std::string(ir::dtypeName(dtype)) +
                     text);
   }

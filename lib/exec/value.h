@@ -54,6 +54,9 @@ std::string shapeText(const std::vector<int64_t>& shape);
 // overflow, and no more bytes (as stored here: 4 per float, 8 per integer) than the machine's
 // memory. Throws ExecError naming the shape.
 int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype = ir::DType::kFloat32);
+// Lowers the bytes one value may take below the machine's memory (0: back to the machine's);
+// process-wide, for the fuzzers, which must stay within their memory limit.
+void setMemoryLimit(double bytes);
 
 // A constant tensor of the module tree as a runtime value (copies; float32, ints, bool).
 Value fromTensor(const ir::Tensor& tensor);

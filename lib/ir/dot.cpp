@@ -29,12 +29,10 @@ const char* opcodeColor(Opcode op) {
 }
 
 const char* functionColor(const std::string& target) {
-  static const char* colors[] = {"CadetBlue1",     "Coral",          "DarkOliveGreen1",
-                                 "DarkSeaGreen1",  "GhostWhite",     "Khaki1",
-                                 "LavenderBlush1", "LightSkyBlue",   "MistyRose1",
-                                 "MistyRose2",     "PaleTurquoise2", "PeachPuff1",
-                                 "Salmon",         "Thistle1",       "Thistle3",
-                                 "Wheat1"};
+  static const char* colors[] = {"CadetBlue1", "Coral",      "DarkOliveGreen1", "DarkSeaGreen1",
+                                 "GhostWhite", "Khaki1",     "LavenderBlush1",  "LightSkyBlue",
+                                 "MistyRose1", "MistyRose2", "PaleTurquoise2",  "PeachPuff1",
+                                 "Salmon",     "Thistle1",   "Thistle3",        "Wheat1"};
   uint32_t hash = 2166136261u;  // FNV-1a: the same colour for a target on every machine
   for (unsigned char ch : target) hash = (hash ^ ch) * 16777619u;
   return colors[hash % (sizeof colors / sizeof colors[0])];

@@ -96,7 +96,10 @@ void OutputFile::write(const void* data, size_t size) {
     ssize_t n = ::write(fd_, p, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      error_ = n == 0 ? "nothing written" : std::strerror(errno);
+      // EFAULT: the bytes came from a mapped input file that another process truncated.
+      error_ = n == 0             ? "nothing written"
+               : errno == EFAULT ? "an input file shrank while fxc was reading it"
+                                 : std::strerror(errno);
       return;
     }
     p += n;

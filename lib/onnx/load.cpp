@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace fxc::onnx {
 namespace {
@@ -257,19 +259,41 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
     if (location[0] == '/' || location.find("..") != std::string::npos)
       return Error{what + ": external data location '" + location +
                    "' must be a relative path inside the model's directory"};
+    // The file must be inside the model's directory once symbolic links are followed (ONNX
+    // refuses such links since 1.16): a `data` that links to /etc/hostname is never read.
     std::string file = base_dir + "/" + location;
-    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    auto canonical = [](const std::string& path) {
+      std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
+                                                       &std::free);
+      return real ? std::string(real.get()) : std::string();
+    };
+    std::string real_file = canonical(file);
+    std::string real_dir = canonical(base_dir.empty() ? "." : base_dir);
+    if (real_file.empty())
+      return Error{what + ": cannot open external data file '" + location +
+                   "': " + std::strerror(errno)};
+    if (real_dir.empty() || real_file.rfind(real_dir == "/" ? "/" : real_dir + "/", 0) != 0)
+      return Error{what + ": external data location '" + location +
+                   "' leads outside the model's directory (through a symbolic link)"};
+    int fd = ::open(real_file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
       return Error{what + ": cannot open external data file '" + location +
                    "': " + std::strerror(errno)};
     struct stat info {};
     ::fstat(fd, &info);
-    if (length < 0) length = info.st_size - offset;
-    if (offset < 0 || offset + length > info.st_size) {
+    if (!S_ISREG(info.st_mode)) {
       ::close(fd);
+      return Error{what + ": external data file '" + location + "' is not a regular file"};
+    }
+    if (offset >= 0 && length < 0 && offset <= info.st_size) length = info.st_size - offset;
+    // Compared without overflow: offset and length come from the model.
+    if (offset < 0 || length < 0 || offset > info.st_size || length > info.st_size - offset) {
+      ::close(fd);
+      if (offset < 0 || length < 0)
+        return Error{what + ": external data with a negative offset or length"};
       return Error{what + ": external data file '" + location + "' is too short (" +
-                   std::to_string(info.st_size) + " bytes, need " +
-                   std::to_string(offset + length) + ")"};
+                   std::to_string(info.st_size) + " bytes; the tensor is at offset " +
+                   std::to_string(offset) + ", " + std::to_string(length) + " bytes long)"};
     }
     if (length > 0) {
       // Mapped, not copied: a model's weights cost page cache, not a second copy in memory.

@@ -1,10 +1,12 @@
 #include "onnx/node_info.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <unordered_set>
 
+#include "ir/expected.h"
 #include "ir/graph_module.h"
 
 namespace fxc::onnx {
@@ -113,8 +115,21 @@ ir::Argument attributeValue(const AttributeProto& attr) {
 }
 
 ir::Kwargs attributeKwargs(const NodeProto& node) {
+  // A list attribute becomes one kwarg item per value: bounded, so that a model that lists 10^8
+  // ints costs an error, not gigabytes (large constants belong in a tensor attribute).
+  constexpr int kMaxListLength = 1 << 20;
   ir::Kwargs kwargs;
-  for (const auto& attr : node.attribute()) kwargs.emplace_back(attr.name(), attributeValue(attr));
+  for (const auto& attr : node.attribute()) {
+    int length = std::max({attr.ints_size(), attr.floats_size(), attr.strings_size(),
+                           attr.tensors_size(), attr.graphs_size()});
+    if (length > kMaxListLength)
+      throw fxc::ModelError((node.name().empty() ? "a node" : "node '" + node.name() + "'") + " (" +
+                            node.op_type() + "): attribute '" + attr.name() + "' lists " +
+                            std::to_string(length) + " values; fxc reads at most " +
+                            std::to_string(kMaxListLength) +
+                            " (a tensor attribute holds large constants)");
+    kwargs.emplace_back(attr.name(), attributeValue(attr));
+  }
   return kwargs;
 }
 

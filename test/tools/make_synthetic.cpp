@@ -1,10 +1,11 @@
 // fxc-make-synthetic: writes a synthetic ONNX graph of N nodes, for benchmarks and scale tests.
-//   fxc-make-synthetic chain|dag|big N OUT.onnx
+//   fxc-make-synthetic chain|dag|big|attr N OUT.onnx
 // chain: a straight line of unary and binary elementwise ops on one [1,16] input.
 // dag:   binary ops that also read a random earlier value (fan-in 2, bounded fan-out), with
 //        torch.onnx-style scope names so that module recovery is exercised too.
 // big:   a model whose one weight holds N bytes (N/4 float32 zeros) as external data in
 //        OUT.onnx.data, a sparse file: models over 2 GB without writing 2 GB.
+// attr:  y = Relu(x) whose node also carries an attribute listing N ints (a resource limit).
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
@@ -58,19 +59,49 @@ int writeBig(long bytes, const std::string& path) {
   return 0;
 }
 
+int writeAttr(long n, const std::string& path) {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(13);
+  onnx::GraphProto& graph = *model.mutable_graph();
+  graph.set_name("attr");
+  onnx::NodeProto& node = *graph.add_node();
+  node.set_op_type("Relu");
+  node.set_name("relu");
+  node.add_input("x");
+  node.add_output("y");
+  onnx::AttributeProto& attr = *node.add_attribute();
+  attr.set_name("junk");
+  attr.set_type(onnx::AttributeProto::INTS);
+  attr.mutable_ints()->Reserve(static_cast<int>(n));
+  for (long k = 0; k < n; ++k) attr.add_ints(k);
+  for (auto* value : {graph.add_input(), graph.add_output()}) {
+    value->set_name(value == &graph.input(0) ? "x" : "y");
+    value->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    value->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(1);
+  }
+  std::ofstream file(path, std::ios::binary);
+  if (!model.SerializeToOstream(&file)) {
+    std::fprintf(stderr, "fxc-make-synthetic: cannot write %s\n", path.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: fxc-make-synthetic chain|dag|big N OUT.onnx\n");
+    std::fprintf(stderr, "usage: fxc-make-synthetic chain|dag|big|attr N OUT.onnx\n");
     return 2;
   }
   std::string kind = argv[1];
   long n = std::atol(argv[2]);
-  if ((kind != "chain" && kind != "dag" && kind != "big") || n < 1) {
+  if ((kind != "chain" && kind != "dag" && kind != "big" && kind != "attr") || n < 1) {
     std::fprintf(stderr, "fxc-make-synthetic: bad arguments\n");
     return 2;
   }
   onnx::ModelProto model;
   if (kind == "big") return writeBig(n, argv[3]);
+  if (kind == "attr") return writeAttr(n, argv[3]);
   model.set_ir_version(8);
   model.set_producer_name("fxc-make-synthetic");
   model.add_opset_import()->set_version(13);

@@ -1,0 +1,51 @@
+#include "test/fuzz/fuzz.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "exec/value.h"
+#include "ir/lint.h"
+#include "onnx/load.h"
+
+namespace fxc::fuzz {
+
+void setUp() {
+  static const bool done = [] {
+    spdlog::set_level(spdlog::level::off);
+    exec::setMemoryLimit(64e6);
+    return true;
+  }();
+  static_cast<void>(done);
+}
+
+void requireLint(const ir::GraphModule& gm, const std::string& what) {
+  std::string problem = ir::lintGraph(gm.graph(), &gm);
+  if (problem.empty()) return;
+  std::fprintf(stderr, "fxc fuzz: the graph fails lint %s: %s\n", what.c_str(), problem.c_str());
+  std::abort();
+}
+
+std::unique_ptr<ir::GraphModule> traceBytes(const uint8_t* data, size_t size,
+                                            const onnx::TraceOptions& options) {
+  // The bytes are handed over as a mapped file would be (the scanner that leaves large tensors
+  // in place runs too); external data is looked up in a directory that does not exist.
+  auto file = std::make_shared<std::string>(reinterpret_cast<const char*>(data), size);
+  auto loaded = onnx::parseModel(file->data(), file->size(), "/nonexistent", file);
+  if (!loaded) return nullptr;
+  auto traced = onnx::trace(loaded.take(), options);
+  if (std::getenv("FXC_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "%s\n", traced ? "traced" : traced.error().c_str());
+  if (!traced) return nullptr;
+  requireLint(*traced.value(), "after trace");
+  return traced.take();
+}
+
+std::string sourcePath(const std::string& relative) {
+  const char* root = std::getenv("FXC_SOURCE_DIR");
+  return std::string(root && *root ? root : FXC_SOURCE_DIR) + "/" + relative;
+}
+
+}  // namespace fxc::fuzz

@@ -1,0 +1,31 @@
+// What the libFuzzer harnesses share (test/fuzz/README.md). Each harness is one
+// LLVMFuzzerTestOneInput; built with -DFXC_FUZZ=ON it links libFuzzer, otherwise replay.cpp's
+// main() runs it over files (the regression inputs ctest replays).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ir/graph_module.h"
+#include "onnx/trace.h"
+
+namespace fxc::fuzz {
+
+// Once per process: logging off, and no value larger than 64 MB (the fuzzers run with a 2 GB
+// memory limit; an op asked for more must refuse, not allocate).
+void setUp();
+
+// Parses and traces the bytes as fxc trace does; nullptr when fxc refuses the model (a clean
+// error). A traced graph that fails lint is a bug: it aborts.
+std::unique_ptr<ir::GraphModule> traceBytes(const uint8_t* data, size_t size,
+                                            const onnx::TraceOptions& options);
+
+// Aborts with `what` when the graph fails lint (a pass or a trace left it broken).
+void requireLint(const ir::GraphModule& gm, const std::string& what);
+
+// A file of the source tree (testdata/...), for harnesses that run a fixed model.
+std::string sourcePath(const std::string& relative);
+
+}  // namespace fxc::fuzz
