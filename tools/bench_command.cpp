@@ -186,7 +186,7 @@ int runBench(const BenchFlags& flags) {
       out["fused"] = json(timings[1]);
       out["speedup"] = timings[0].p50 / timings[1].p50;
     }
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
     return kExitOk;
   }
   std::vector<std::vector<std::string>> rows;

@@ -1,8 +1,8 @@
 #include "tools/common.h"
 
+#include <fcntl.h>
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,8 +14,8 @@
 
 #include "exec/cudnn/backend.h"
 #include "ir/lint.h"
-#include "ir/printers.h"
 #include "ir/output_file.h"
+#include "ir/printers.h"
 #include "onnx/export.h"
 
 namespace fxc::tools {
@@ -90,7 +90,8 @@ Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool
   const char* tmpdir = std::getenv("TMPDIR");
   std::string input = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/fxc-dot-XXXXXX";
   int fd = ::mkstemp(input.data());
-  if (fd < 0) return Error{"--svg: cannot make a temporary file: " + std::string(std::strerror(errno))};
+  if (fd < 0)
+    return Error{"--svg: cannot make a temporary file: " + std::string(std::strerror(errno))};
   bool wrote = ::write(fd, dot.data(), dot.size()) == static_cast<ssize_t>(dot.size());
   ::close(fd);
   struct Remove {
@@ -125,8 +126,9 @@ Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    return Error{"--svg needs Graphviz's dot, which is not installed (Debian: apt-get install "
-                 "graphviz); --dot prints the DOT text"};
+    return Error{
+        "--svg needs Graphviz's dot, which is not installed (Debian: apt-get install "
+        "graphviz); --dot prints the DOT text"};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || svg.find("<svg") == std::string::npos)
     return Error{"--svg: Graphviz's dot failed on the graph"};
   OutputFile file(path);
@@ -497,6 +499,13 @@ Expected<nlohmann::json> runPasses(
     if (after_each) after_each(request);
   }
   return report;
+}
+
+void printJson(const nlohmann::json& document) {
+  std::string text =
+      document.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace);
+  text += '\n';
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 void printError(const std::string& message) {

@@ -162,6 +162,9 @@ Expected<nlohmann::json> runPasses(
     ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests, const std::string& label,
     const std::function<void(const passes::PassRequest&)>& after_each = nullptr);
 
+// Prints a --format json document on stdout (indented, one trailing newline). Strings that are
+// not UTF-8 (a model's names are bytes) print with U+FFFD in place of each bad byte.
+void printJson(const nlohmann::json& document);
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);
 

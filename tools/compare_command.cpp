@@ -181,11 +181,12 @@ int runCompare(const CompareFlags& flags) {
       }
       outputs.push_back(item);
     }
-    std::cout << nlohmann::json{{"a", a.value().label}, {"b", b.value().label},
-                                {"atol", flags.atol},   {"rtol", flags.rtol},
-                                {"within", all_within}, {"outputs", outputs}}
-                     .dump(2)
-              << "\n";
+    printJson(nlohmann::json{{"a", a.value().label},
+                             {"b", b.value().label},
+                             {"atol", flags.atol},
+                             {"rtol", flags.rtol},
+                             {"within", all_within},
+                             {"outputs", outputs}});
   } else {
     std::vector<std::vector<std::string>> cells;
     for (const Row& row : rows) {

@@ -185,7 +185,7 @@ int runFuse(const FuseFlags& flags) {
     if (flags.views.code) out["code"] = ir::pythonCode(gm.graph());
     if (flags.views.graph) out["graph"] = ir::formatGraph(gm.graph());
     if (flags.views.dot) out["dot"] = ir::printDot(gm, viewName(path), flags.views.shapes);
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
   } else if ((!wantsOutput(flags.output) && flags.views.svg.empty()) || flags.views.any()) {
     // Without -o the result is shown: the tabular view unless another (or --print-ir-after) was
     // asked.

@@ -93,7 +93,7 @@ int runLint(const LintFlags& flags) {
                 flags.runnable ? ", runnable" : "");
     if (models.size() == 1) bury(std::move(traced.value()));
   }
-  if (json) std::cout << nlohmann::json{{"models", report}}.dump(2) << "\n";
+  if (json) printJson(nlohmann::json{{"models", report}});
   if (models.size() > 1) {
     spdlog::info("{} of {} models passed lint", models.size() - static_cast<size_t>(failures),
                  models.size());

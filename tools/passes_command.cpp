@@ -36,7 +36,7 @@ int runPasses(const std::string& format) {
                            {"help", o.help}});
       out.push_back({{"name", pass->name}, {"summary", pass->summary}, {"options", options}});
     }
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
     return kExitOk;
   }
   size_t width = 0;

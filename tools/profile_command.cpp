@@ -176,7 +176,7 @@ int runProfile(const ProfileFlags& flags) {
                          {"pct", row.pct}});
       out["nodes"] = nodes;
     }
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
     return kExitOk;
   }
   double scale = flags.unit == "ms" ? 1e3 : 1;
@@ -189,8 +189,8 @@ int runProfile(const ProfileFlags& flags) {
   std::string text;
   if (grouped) {
     for (const auto& group : groups)
-      cells.push_back({group.type, std::to_string(group.nodes), number(group.mean * scale),
-                       number(group.pct)});
+      cells.push_back(
+          {group.type, std::to_string(group.nodes), number(group.mean * scale), number(group.pct)});
     text = table({"Type", "Nodes", "Total runtime (" + flags.unit + ")", "Pct total runtime"},
                  cells, {false, true, true, true});
   } else {
@@ -219,8 +219,7 @@ Runner addProfileCommand(CLI::App& app) {
                   "node (the seed's table, one row per node) or type (per module type or "
                   "function, summed, slowest first)")
       ->check(CLI::IsMember({"node", "type"}));
-  cmd->add_option("--unit", flags->unit, "s (the seed's) or ms")
-      ->check(CLI::IsMember({"s", "ms"}));
+  cmd->add_option("--unit", flags->unit, "s (the seed's) or ms")->check(CLI::IsMember({"s", "ms"}));
   addExecFlags(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));

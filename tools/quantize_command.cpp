@@ -415,7 +415,7 @@ int runQuantize(const QuantizeFlags& flags) {
   if (json) {
     if (flags.views.code) report["code"] = ir::pythonCode(gm.graph());
     if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
-    std::cout << report.dump(2) << "\n";
+    printJson(report);
   } else if (flags.views.any() ||
              (!wantsOutput(flags.output) && !flags.report && flags.views.svg.empty())) {
     std::string text = renderViews(gm, flags.views, true, viewName(path));

@@ -64,8 +64,7 @@ Expected<bool> makeDirectories(const std::string& flag, const std::string& path)
       continue;
     }
     if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-      return Error{flag + " " + path + ": cannot create " + partial + ": " +
-                   std::strerror(errno)};
+      return Error{flag + " " + path + ": cannot create " + partial + ": " + std::strerror(errno)};
   }
   return true;
 }
@@ -84,8 +83,8 @@ Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
       stem = safeFileName(name) + "_" + std::to_string(n);
     std::string file = dir + "/" + stem + ".npy";
     if (stem != name)
-      spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')",
-                   name, file);
+      spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')", name,
+                   file);
     OutputFile out(file);
     out.write(exec::npyBytes(values[k]));
     auto written = out.commit();
@@ -98,9 +97,9 @@ Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
 
 int runRun(const RunFlags& flags) {
   // The directories first: a run is not wasted on a directory that cannot be made.
-  for (const auto& [flag, dir] : {std::pair<const char*, const std::string&>{"--output-dir",
-                                                                            flags.output_dir},
-                                  {"--save-inputs", flags.save_inputs}}) {
+  for (const auto& [flag, dir] :
+       {std::pair<const char*, const std::string&>{"--output-dir", flags.output_dir},
+        {"--save-inputs", flags.save_inputs}}) {
     if (dir.empty()) continue;
     auto made = makeDirectories(flag, dir);
     if (!made) {
@@ -181,7 +180,7 @@ int runRun(const RunFlags& flags) {
     for (size_t k = 0; flags.format == "json" && k < files.value().size(); ++k)
       report[k]["file"] = files.value()[k];
   }
-  if (flags.format == "json") std::cout << nlohmann::json{{"outputs", report}}.dump(2) << "\n";
+  if (flags.format == "json") printJson(nlohmann::json{{"outputs", report}});
   return kExitOk;
 }
 

@@ -195,7 +195,7 @@ int runSummary(const SummaryFlags& flags) {
     nlohmann::json out = {
         {"modules", modules}, {"parameters", parameters},      {"weight_bytes", weight_bytes},
         {"macs", total_macs}, {"peak_activation_bytes", peak}, {"ops", kinds}};
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
     return kExitOk;
   }
   std::cout << table({"name", "type", "output shape", "params", "MACs"}, rows,

@@ -41,15 +41,16 @@ void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes,
   exec::Interpreter probe(gm);
   std::string missing;
   if (!probe.supported(missing)) {
-    spdlog::debug("{} values keep the shape ONNX's inference gave (or none): node {} has no CPU "
-                 "kernel, so fxc cannot run the model to find them",
-                 unknown, missing);
+    spdlog::debug(
+        "{} values keep the shape ONNX's inference gave (or none): node {} has no CPU "
+        "kernel, so fxc cannot run the model to find them",
+        unknown, missing);
     return;
   }
   auto inputs = modelInputs(gm, exec);
   if (!inputs) {
     spdlog::debug("{} values keep the shape ONNX's inference gave (or none): {}", unknown,
-                 inputs.error());
+                  inputs.error());
     return;
   }
   auto report = passes::propagateShapes(gm, inputs.take());
@@ -57,9 +58,10 @@ void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes,
     spdlog::debug("shapes beyond ONNX's inference: the run failed: {}", report.error());
     return;
   }
-  spdlog::debug("shapes: {} found by running the model, {} depend on the input's values (left "
-               "unknown)",
-               report.value().filled, report.value().unproven);
+  spdlog::debug(
+      "shapes: {} found by running the model, {} depend on the input's values (left "
+      "unknown)",
+      report.value().filled, report.value().unproven);
   for (const std::string& line : report.value().disagreements)
     spdlog::warn("shape inference and the run disagree: {}", line);
 }
@@ -115,7 +117,7 @@ int runTrace(const TraceFlags& flags) {
     if (flags.views.dot) out["dot"] = ir::printDot(gm, viewName(path), flags.views.shapes);
     out["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     out["graph"] = ir::formatGraph(gm.graph());
-    std::cout << out.dump(2) << "\n";
+    printJson(out);
     bury(std::move(traced.value()));
     return kExitOk;
   }

@@ -181,7 +181,7 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
       value.i[k] = static_cast<int64_t>(raw);
     }
   }
-  if (info->fortran_order && value.shape.size() > 1) {
+  if (info->fortran_order && value.shape.size() > 1 && n > 0) {  // no elements: nothing to move
     // Element (i0, ..., ir) sits at i0 + d0·(i1 + d1·(...)) in the file: gather it to C order.
     size_t rank = value.shape.size();
     std::vector<int64_t> c_strides(rank, 1), f_strides(rank, 1);

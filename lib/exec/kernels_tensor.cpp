@@ -150,7 +150,12 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> axes = axesOf(c);
     size_t rank = x.shape.size() + axes.size();
     std::vector<bool> inserted(rank, false);
-    for (int64_t a : axes) inserted[normalizeAxis(a, rank)] = true;
+    for (int64_t a : axes) {
+      size_t axis = normalizeAxis(a, rank);
+      if (inserted[axis])
+        throw ExecError("Unsqueeze axes name axis " + std::to_string(a) + " twice");
+      inserted[axis] = true;
+    }
     std::vector<int64_t> shape;
     size_t next = 0;
     for (size_t k = 0; k < rank; ++k) shape.push_back(inserted[k] ? 1 : x.shape.at(next++));
@@ -160,7 +165,13 @@ void addTensorKernels(KernelTable& t) {
     const Value& x = c.input(0);
     std::vector<int64_t> axes = axesOf(c);
     std::vector<bool> drop(x.shape.size(), false);
-    for (int64_t a : axes) drop[normalizeAxis(a, x.shape.size())] = true;
+    for (int64_t a : axes) {
+      size_t axis = normalizeAxis(a, x.shape.size());
+      if (x.shape[axis] != 1)
+        throw ExecError("Squeeze of axis " + std::to_string(a) + ", which has size " +
+                        std::to_string(x.shape[axis]) + ", not 1");
+      drop[axis] = true;
+    }
     std::vector<int64_t> shape;
     for (size_t k = 0; k < x.shape.size(); ++k) {
       if (axes.empty() ? x.shape[k] == 1 : drop[k]) continue;
@@ -462,8 +473,8 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> hits;
     int64_t n = x.numel();
     for (int64_t k = 0; k < n; ++k) {
-      bool nonzero = x.isFloat() ? x.f[static_cast<size_t>(k)] != 0.0f
-                                 : x.i[static_cast<size_t>(k)] != 0;
+      bool nonzero =
+          x.isFloat() ? x.f[static_cast<size_t>(k)] != 0.0f : x.i[static_cast<size_t>(k)] != 0;
       if (nonzero) hits.push_back(k);
     }
     int64_t rank = static_cast<int64_t>(x.shape.size());
@@ -472,9 +483,9 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> strides = stridesOf(x.shape);
     for (int64_t h = 0; h < count; ++h) {
       for (int64_t d = 0; d < rank; ++d)
-        out[static_cast<size_t>(d * count + h)] =
-            hits[static_cast<size_t>(h)] / strides[static_cast<size_t>(d)] %
-            x.shape[static_cast<size_t>(d)];
+        out[static_cast<size_t>(d * count + h)] = hits[static_cast<size_t>(h)] /
+                                                  strides[static_cast<size_t>(d)] %
+                                                  x.shape[static_cast<size_t>(d)];
     }
     return std::vector<Value>{Value::ints({rank, count}, std::move(out))};
   });

@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text = fxc::ir::printTabular(graph, options.infer_shapes);
   text += fxc::ir::pythonCode(graph);
   text += fxc::ir::formatGraph(graph);
-  text += fxc::ir::toJson(*gm).dump();
+  text += fxc::ir::toJson(*gm).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   text += fxc::ir::printDot(*gm, "fuzz", options.infer_shapes);
   return text.empty() ? 1 : 0;
 }
