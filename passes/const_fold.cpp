@@ -1,4 +1,5 @@
-// const-fold: evaluates every op whose inputs are all constants, once, here.
+// const-fold: evaluates every op whose inputs are all constants, once, here; with static input
+// shapes, also Shape and Size of the values whose shapes a run proves (foldShapes below).
 //
 //   %c = f(get_attr a, get_attr b)          ⇒  %c = get_attr _folded   (f(a, b), computed now)
 //   %s = split(get_attr a);  getitem(%s, k) ⇒  get_attr of output k, for each k read
@@ -14,7 +15,9 @@
 #include <unordered_set>
 
 #include "exec/interpreter.h"
+#include "exec/io.h"
 #include "passes/registry.h"
+#include "passes/shape_prop.h"
 
 namespace fxc::passes {
 namespace {
@@ -53,12 +56,75 @@ std::optional<std::vector<exec::Value>> constantInputs(const ir::GraphModule& gm
   return values;
 }
 
+// Given: %v = f(...), and `tensor`, its value for every input. Does: %c = get_attr _folded_v
+// (holding the tensor, with %v's meta and value name) takes %v's place; %v is erased and noted in
+// `erased`. Then: %v's users read %c.
+void replaceByConstant(ir::GraphModule& gm, ir::Node* replaced,
+                       const std::shared_ptr<ir::Tensor>& tensor,
+                       std::unordered_set<const ir::Node*>& erased) {
+  tensor->source_name = replaced->meta.value_name;
+  std::string path = gm.freshPath("_folded_" + replaced->name());
+  gm.setTensor(path, tensor);
+  ir::Node* get_attr;
+  {
+    auto guard = gm.graph().insertingBefore(replaced);
+    get_attr = gm.graph().getAttr(path);
+  }
+  get_attr->meta.dtype = std::string(ir::dtypeName(tensor->dtype));
+  std::vector<std::string> dims;
+  for (int64_t d : tensor->dims) dims.push_back(std::to_string(d));
+  get_attr->meta.shape = std::move(dims);
+  get_attr->meta.value_name = replaced->meta.value_name;
+  replaced->replaceAllUsesWith(get_attr);
+  erased.insert(replaced);
+  gm.graph().eraseNode(replaced);
+}
+
+// With every input's shape declared as numbers, Shape and Size of a value whose shape a run of
+// the model proves (shape_prop.h: not shaped by the inputs' values) are constants: folded here,
+// so that the shape arithmetic after them folds too (onnx-simplifier's and ONNX Runtime's
+// folding with static shapes). Returns how many; 0 with symbolic inputs or a model that does not
+// run.
+int64_t foldShapes(ir::GraphModule& gm, std::unordered_set<const ir::Node*>& erased) {
+  bool any = false;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() == ir::Opcode::kPlaceholder) {
+      if (!node->meta.shape) return 0;
+      for (const auto& dim : *node->meta.shape)
+        if (ir::isSymbolicDim(dim)) return 0;
+    }
+    any = any || node->target() == "onnx.Shape" || node->target() == "onnx.Size";
+  }
+  if (!any) return 0;
+  std::string missing;
+  if (!exec::Interpreter(gm).supported(missing)) {
+    spdlog::debug("const-fold: Shape stays: node {} has no CPU kernel to run the model", missing);
+    return 0;
+  }
+  auto inputs = exec::randomInputs(gm, /*seed=*/0, {});
+  if (!inputs) return 0;
+  auto report = propagateShapes(gm, inputs.take());
+  if (!report) {
+    spdlog::debug("const-fold: Shape stays: the model did not run: {}", report.error());
+    return 0;
+  }
+  int64_t folded = 0;
+  for (auto& [node, value] : report.value().shape_values) {
+    auto tensor = exec::toTensor(value);
+    if (!tensor || node->users().empty()) continue;
+    replaceByConstant(gm, node, tensor, erased);
+    ++folded;
+  }
+  return folded;
+}
+
 Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   PassResult result;
   const int64_t max_bytes = options.getInt("max-bytes");
+  std::unordered_set<const ir::Node*> erased;  // getitems folded with their producer
+  if (int64_t shapes = foldShapes(gm, erased)) result.add("shapes", shapes);
   std::vector<ir::Node*> nodes;
   for (ir::Node* node : gm.graph()) nodes.push_back(node);
-  std::unordered_set<const ir::Node*> erased;  // getitems folded with their producer
   for (ir::Node* node : nodes) {
     if (erased.count(node)) continue;
     if (node->op() != ir::Opcode::kCallFunction || node->target() == "operator.getitem" ||
@@ -93,22 +159,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
       continue;
     }
     auto constant = [&](ir::Node* replaced, const std::shared_ptr<ir::Tensor>& tensor) {
-      tensor->source_name = replaced->meta.value_name;
-      std::string path = gm.freshPath("_folded_" + replaced->name());
-      gm.setTensor(path, tensor);
-      ir::Node* get_attr;
-      {
-        auto guard = gm.graph().insertingBefore(replaced);
-        get_attr = gm.graph().getAttr(path);
-      }
-      get_attr->meta.dtype = std::string(ir::dtypeName(tensor->dtype));
-      std::vector<std::string> dims;
-      for (int64_t d : tensor->dims) dims.push_back(std::to_string(d));
-      get_attr->meta.shape = std::move(dims);
-      get_attr->meta.value_name = replaced->meta.value_name;
-      replaced->replaceAllUsesWith(get_attr);
-      erased.insert(replaced);
-      gm.graph().eraseNode(replaced);
+      replaceByConstant(gm, replaced, tensor, erased);
     };
     if (through_getitem) {
       bool all_getitem = true;

@@ -212,12 +212,18 @@ bool agrees(const std::vector<std::string>& inferred, const std::vector<std::str
   return true;
 }
 
+bool isShapeOf(const ir::Node& node) {
+  return node.op() == ir::Opcode::kCallFunction &&
+         (node.target() == "onnx.Shape" || node.target() == "onnx.Size");
+}
+
 // Records the values every call node produces; the run itself is the interpreter's.
 class Recorder : public exec::Interpreter {
  public:
   using exec::Interpreter::Interpreter;
   std::unordered_map<const ir::Node*, std::vector<std::pair<ir::DType, std::vector<int64_t>>>>
       produced;
+  std::unordered_map<const ir::Node*, exec::Value> shape_values;  // what Shape and Size gave
 
  protected:
   std::vector<exec::Value> runNode(const ir::Node& node,
@@ -225,6 +231,7 @@ class Recorder : public exec::Interpreter {
     std::vector<exec::Value> out = exec::Interpreter::runNode(node, std::move(inputs));
     auto& record = produced[&node];
     for (const exec::Value& value : out) record.emplace_back(value.dtype, value.shape);
+    if (isShapeOf(node) && out.size() == 1) shape_values.emplace(&node, out[0]);
     return out;
   }
 };
@@ -272,7 +279,7 @@ Expected<ShapePropReport> propagateShapes(ir::GraphModule& gm, std::vector<exec:
         shaped_by_unproven = shaped_by_unproven || unproven.count(input);
       });
     }
-    bool shape_only = node->target() == "onnx.Shape" || node->target() == "onnx.Size";
+    bool shape_only = isShapeOf(*node);
     if (node->target() == "operator.getitem") {
       source = node->args().at(0).toNode();
       index = static_cast<size_t>(node->args().at(1).toInt());
@@ -283,6 +290,11 @@ Expected<ShapePropReport> propagateShapes(ir::GraphModule& gm, std::vector<exec:
       unproven.insert(node);
       if (!node->meta.shape) ++report.unproven;
       continue;
+    }
+    if (shape_only) {
+      auto value = recorder.shape_values.find(node);
+      if (value != recorder.shape_values.end())
+        report.shape_values.emplace_back(node, value->second);
     }
     auto it = recorder.produced.find(source);
     if (it == recorder.produced.end() || index >= it->second.size()) continue;

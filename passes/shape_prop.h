@@ -22,6 +22,9 @@ struct ShapePropReport {
   // Values whose shape ONNX inferred and the run contradicts: "name: ONNX [..], run [..]" (a
   // kernel of fxc's or the model's declared types are wrong; either way, worth saying).
   std::vector<std::string> disagreements;
+  // The Shape and Size nodes whose input's shape the run proves, with the value they gave: for
+  // every input of these shapes they give it again (const-fold's constants).
+  std::vector<std::pair<ir::Node*, exec::Value>> shape_values;
 };
 
 // Runs `gm` on `inputs` (one per placeholder, every dimension known; the CPU kernels) and fills

@@ -178,8 +178,9 @@ def dynamic_batch_model():
 def data_shapes_model():
     """Shapes that a run proves and shapes it does not: x [2, 3]; y = reshape(x, [shape(x)[1], -1])
     (computed from x's shape: proven), z = reshape(x, [int(max(x) * 0) + 6]) (computed from x's
-    values: not proven), nz = transpose(nonzero(x > 0)) (as many rows as x has positives).
-    ONNX's shape inference works out none of the three."""
+    values: not proven), nz = transpose(nonzero(x > 0)) (as many rows as x has positives), and
+    count = shape(nonzero(x > 0)), which no fold may fix. ONNX's shape inference works out none of
+    the first three."""
     c = lambda name, value: numpy_helper.from_array(np.array(value, np.int64), name)
     graph = helper.make_graph(
         [helper.make_node("Shape", ["x"], ["s"]),
@@ -193,12 +194,14 @@ def data_shapes_model():
          helper.make_node("Reshape", ["x", "n"], ["z"]),
          helper.make_node("Greater", ["x", "zero_f"], ["positive"]),
          helper.make_node("NonZero", ["positive"], ["where"]),
-         helper.make_node("Transpose", ["where"], ["nz"])],
+         helper.make_node("Transpose", ["where"], ["nz"]),
+         helper.make_node("Shape", ["where"], ["count"])],
         "data_shapes",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["?"] * 2),
          helper.make_tensor_value_info("z", TensorProto.FLOAT, ["?"]),
-         helper.make_tensor_value_info("nz", TensorProto.INT64, ["?"] * 2)],
+         helper.make_tensor_value_info("nz", TensorProto.INT64, ["?"] * 2),
+         helper.make_tensor_value_info("count", TensorProto.INT64, [2])],
         [c("one", [1]), c("minus_one", [-1]), c("six", [6]),
          numpy_helper.from_array(np.array(0, np.float32), "zero_f")])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "data_shapes")

@@ -38,6 +38,13 @@ model=testdata/models/resnet18_narrow.onnx
 "$fxc" compare "$model" "$work/fused.onnx" --seed 4 >"$work/out" 2>"$work/err" ||
   fail "fused model differs: $(cat "$work/out" "$work/err")"
 grep -Eq '^output +\[1, 62\] .* ok$' "$work/out" || fail "fused row: $(cat "$work/out")"
+# simplify folds shapes with the declared input shapes, and only those a run proves: on inputs
+# other than the seed it folded with, data_shapes.onnx still gives what it gave (nonzero's count).
+"$fxc" fuse -q testdata/models/data_shapes.onnx --pass simplify -o "$work/simple.onnx" || fail "simplify"
+for s in 1 2 3; do
+  "$fxc" compare testdata/models/data_shapes.onnx "$work/simple.onnx" --seed $s >"$work/out" 2>&1 ||
+    fail "simplified data_shapes differs at seed $s: $(cat "$work/out")"
+done
 # Models with other inputs: one line, exit 1, naming both.
 "$fxc" compare "$model" "$seed" 2>"$work/err" >/dev/null
 [ $? = 1 ] || fail "models with other inputs were compared"
