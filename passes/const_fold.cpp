@@ -22,13 +22,6 @@
 namespace fxc::passes {
 namespace {
 
-bool isRandom(const std::string& target) {
-  for (const char* word : {"Random", "Bernoulli", "Multinomial"}) {
-    if (target.find(word) != std::string::npos) return true;
-  }
-  return false;
-}
-
 // The constant inputs of `node` as values (nullptr for None), or nullopt when one is not a
 // constant (or is a tensor the executor does not hold).
 std::optional<std::vector<exec::Value>> constantInputs(const ir::GraphModule& gm,
@@ -128,7 +121,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   for (ir::Node* node : nodes) {
     if (erased.count(node)) continue;
     if (node->op() != ir::Opcode::kCallFunction || node->target() == "operator.getitem" ||
-        isRandom(node->target()) || ir::isImpure(*node) || node->users().empty())
+        ir::isRandom(*node) || ir::isImpure(*node) || node->users().empty())
       continue;
     auto inputs = constantInputs(gm, *node);
     if (!inputs) continue;

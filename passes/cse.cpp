@@ -29,11 +29,7 @@ std::string keyOf(const ir::Node& node) {
 }
 
 bool mergeable(const ir::Node& node) {
-  if (ir::isImpure(node) || node.op() == ir::Opcode::kCallMethod) return false;
-  for (const char* word : {"Random", "Bernoulli", "Multinomial", "dropout"}) {
-    if (node.target().find(word) != std::string::npos) return false;
-  }
-  return true;
+  return !ir::isImpure(node) && !ir::isRandom(node) && node.op() != ir::Opcode::kCallMethod;
 }
 
 Expected<PassResult> run(ir::GraphModule& gm, const Options&) {

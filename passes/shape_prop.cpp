@@ -285,7 +285,8 @@ Expected<ShapePropReport> propagateShapes(ir::GraphModule& gm, std::vector<exec:
       index = static_cast<size_t>(node->args().at(1).toInt());
       shaped_by_data = unproven.count(source) > 0;
     }
-    if (any_data && !shape_only) data.insert(node);
+    // A random op's value changes from run to run like an input's.
+    if ((any_data && !shape_only) || ir::isRandom(*node)) data.insert(node);
     if (shaped_by_data || shaped_by_unproven) {
       unproven.insert(node);
       if (!node->meta.shape) ++report.unproven;

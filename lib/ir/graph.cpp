@@ -223,6 +223,14 @@ bool isImpure(const Node& node) {
   return node.op() == Opcode::kCallFunction && side_effects.count(node.target()) != 0;
 }
 
+bool isRandom(const Node& node) {
+  if (node.op() != Opcode::kCallFunction && node.op() != Opcode::kCallModule) return false;
+  for (const char* word : {"Random", "Bernoulli", "Multinomial", "dropout", "Dropout"}) {
+    if (node.target().find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool Graph::eliminateDeadCode(const std::function<bool(const Node&)>& is_impure) {
   bool changed = false;
   forEachReverse([&](Node* node) {

@@ -111,6 +111,10 @@ class Graph {
 // The explicit purity table: placeholders, outputs and calls with side effects (torch._assert,
 // print, setitem, ...) are never removed as dead.
 bool isImpure(const Node& node);
+// Calls whose value may differ from run to run: the random generators (RandomNormal, Bernoulli,
+// Multinomial, ...) and dropout (random in training mode). Never folded, merged, or taken as
+// a function of their inputs alone.
+bool isRandom(const Node& node);
 
 // torch.fx's str(graph).
 std::string formatGraph(const Graph& graph);
