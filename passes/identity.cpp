@@ -4,7 +4,8 @@
 //   %y = Dropout(%x[, ratio])    ⇒  uses of %y read %x      (inference; mask unused)
 //   %y = self.drop(%x)           ⇒  uses of %y read %x      (Dropout / Identity modules)
 //
-// Refuses a Dropout whose mask is read or whose training_mode input is given.
+// Refuses a Dropout whose mask is read, or that may train: a training_mode input that is not a
+// constant false, unless its ratio is a constant 0.0 (then it passes its input through anyway).
 #include <spdlog/spdlog.h>
 
 #include "passes/registry.h"
@@ -22,10 +23,26 @@ bool isPassThrough(const ir::GraphModule& gm, const ir::Node& node) {
   return false;
 }
 
+// A one-element constant whose bytes are all zero, of `dtype`: a training_mode of false (as
+// when it is absent), or a ratio of exactly 0.0 (nothing dropped, nothing scaled, even when
+// training: torchvision's Swin exports its attention dropouts so).
+bool constantZero(const ir::GraphModule& gm, const ir::Argument& arg, ir::DType dtype) {
+  if (!arg.isNode() || arg.toNode()->op() != ir::Opcode::kGetAttr) return false;
+  auto tensor = gm.findTensor(arg.toNode()->target());
+  if (!tensor || tensor->dtype != dtype || tensor->numel() != 1) return false;
+  for (size_t k = 0; k < tensor->byteSize(); ++k) {
+    if (tensor->bytes()[k] != 0) return false;
+  }
+  return true;
+}
+
 // Why the node cannot go, or "" when it can.
-std::string refusal(const ir::Node& node) {
+std::string refusal(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.args().empty() || !node.args()[0].isNode()) return "its input is not a value";
-  if (node.args().size() >= 3 && !node.args()[2].isNone()) return "it has a training_mode input";
+  bool no_ratio = node.args().size() >= 2 && constantZero(gm, node.args()[1], ir::DType::kFloat32);
+  if (node.args().size() >= 3 && !node.args()[2].isNone() && !no_ratio &&
+      !constantZero(gm, node.args()[2], ir::DType::kBool))
+    return "it may train: its training_mode is not a constant false and its ratio not 0";
   for (const ir::Node* user : node.users()) {
     if (user->target() == "operator.getitem" && user->args().size() == 2 &&
         user->args()[1].toInt() != 0)
@@ -41,7 +58,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options&) {
     if (isPassThrough(gm, *node)) matches.push_back(node);
   }
   for (ir::Node* node : matches) {
-    std::string why = refusal(*node);
+    std::string why = refusal(gm, *node);
     if (!why.empty()) {
       spdlog::debug("identity: keeping {}: {}", node->name(), why);
       result.add("kept");

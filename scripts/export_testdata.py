@@ -381,6 +381,20 @@ def pass_models():
         [f32("scale", [3], 40), f32("offset", [3], 41), f32("unused", [3], 42)])
     save(helper.make_model(graph, opset_imports=opset), "dead_and_identity")
 
+    # Dropouts with their ratio and training_mode inputs (opset 12+): ratio 0.0 while training and
+    # ratio 0.3 at inference pass their input through; ratio 0.3 while training does not.
+    scalar = lambda name, dtype, value: numpy_helper.from_array(np.array(value, dtype), name)
+    graph = helper.make_graph(
+        [helper.make_node("Dropout", ["x", "zero", "yes"], ["a"], name="train_ratio_0"),
+         helper.make_node("Dropout", ["a", "some", "no"], ["y1"], name="inference"),
+         helper.make_node("Dropout", ["x", "some", "yes"], ["y2"], name="training")],
+        "dropouts",
+        [helper.make_tensor_value_info("x", T, [2, 3])],
+        [helper.make_tensor_value_info("y1", T, [2, 3]), helper.make_tensor_value_info("y2", T, [2, 3])],
+        [scalar("zero", np.float32, 0.0), scalar("some", np.float32, 0.3), scalar("yes", np.bool_, True),
+         scalar("no", np.bool_, False)])
+    save(helper.make_model(graph, opset_imports=opset), "dropouts")
+
     # Graph outputs that are a graph input, and one value under two output names.
     graph = helper.make_graph(
         [helper.make_node("Relu", ["x"], ["r"], name="relu"),
