@@ -4,6 +4,39 @@
 # in the same run (target: within 6x), and conv-bn + dce + export on synthetic graphs of 100k
 # and 1M nodes (linear growth: the 1M/100k ratio should stay near 10). Best of 3 runs.
 #   scripts/bench_passes.sh [--quick]        --quick: skip the 1M-node graph
+#   scripts/bench_passes.sh --simplify DIR   node counts after `--pass simplify` on every model in
+#                                            DIR (scripts/zoo.py writes build/zoo) against ONNX
+#                                            Runtime's basic level, and the outputs compared
+if [ "${1:-}" = "--simplify" ]; then
+  dir=${2:?usage: bench_passes.sh --simplify DIR}
+  cd "$(dirname "$0")/.."
+  ./scripts/setup.sh node
+  ./scripts/build.sh build
+  mkdir -p build/ort
+  [ -d build/ort/node_modules/onnxruntime-node ] ||
+    (cd build/ort && npm install --ignore-scripts --silent onnxruntime-node >/dev/null)
+  cat >build/ort/optimize.js <<'JS'
+const ort = require('onnxruntime-node');
+ort.env.logLevel = 'error';
+ort.InferenceSession.create(process.argv[2], {graphOptimizationLevel: 'basic', optimizedModelFilePath: process.argv[3]})
+  .catch(e => { console.log('ERROR ' + e.message.split('\n')[0]); process.exit(1); });
+JS
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+  # Ops of a model as fxc counts them: calls, with Constant nodes as the tensors they are.
+  ops() { ./build/fxc trace -q --no-recognize "$1" | grep -cE '^call_(function|module) ' ; }
+  echo "| model | ops | fxc simplify | ONNX Runtime basic | simplify / ORT | outputs (fxc compare) |"
+  echo "| --- | ---: | ---: | ---: | ---: | --- |"
+  for f in "$dir"/*.onnx; do
+    name=$(basename "$f" .onnx)
+    ./build/fxc fuse -q "$f" --pass simplify -o "$out/s.onnx" --check || { echo "| $name | simplify failed |"; continue; }
+    node build/ort/optimize.js "$f" "$out/ort.onnx" >/dev/null || { echo "| $name | ONNX Runtime failed |"; continue; }
+    a=$(ops "$f"); b=$(ops "$out/s.onnx"); c=$(ops "$out/ort.onnx")
+    verdict=$(./build/fxc compare -q "$f" "$out/s.onnx" >/dev/null 2>&1 && echo equal || echo DIFFER)
+    printf "| %s | %s | %s | %s | %.2f | %s |\n" "$name" "$a" "$b" "$c" "$(awk "BEGIN{print $b / $c}")" "$verdict"
+  done
+  exit 0
+fi
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh  # resnet50 needs `scripts/setup.sh torch` (skipped without it)
