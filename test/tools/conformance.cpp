@@ -55,7 +55,9 @@ exec::Value readValue(const std::string& path) {
 std::string compare(const exec::Value& got, const exec::Value& want) {
   if (got.shape != want.shape)
     return "shape " + exec::shapeText(got.shape) + " != " + exec::shapeText(want.shape);
-  if (got.isFloat() != want.isFloat()) return "type differs";
+  if (got.dtype != want.dtype)
+    return "type " + std::string(ir::dtypeName(got.dtype)) + " != " +
+           std::string(ir::dtypeName(want.dtype));
   for (size_t k = 0; k < want.f.size(); ++k) {
     double g = got.f[k], w = want.f[k];
     if (std::isnan(w) && std::isnan(g)) continue;
@@ -130,6 +132,16 @@ int main(int argc, char** argv) {
             inputs.push_back(readValue(base + "input_" + std::to_string(k) + ".pb"));
           for (int k = 0; exists(base + "output_" + std::to_string(k) + ".pb"); ++k)
             expected.push_back(readValue(base + "output_" + std::to_string(k) + ".pb"));
+          // Data of another type than the model declares (bfloat16 inputs stored as uint16) is
+          // not what the model would be given.
+          size_t next = 0;
+          for (const ir::Node* node : traced.value()->graph()) {
+            if (node->op() != ir::Opcode::kPlaceholder || next >= inputs.size()) continue;
+            std::string given(ir::dtypeName(inputs[next++].dtype));
+            if (!node->meta.dtype.empty() && node->meta.dtype != given)
+              throw exec::ExecError("input " + node->name() + " is " + given +
+                                    ", the model declares " + node->meta.dtype);
+          }
         } catch (const exec::ExecError& error) {
           // Sequences, optionals and types the executor does not hold: not run, not failed.
           skipped = true;
