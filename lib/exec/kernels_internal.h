@@ -33,6 +33,9 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
+// An integer result as `dtype` holds it: wrapped to its width as C casts do (uint8 5 - 10 is
+// 251), bool as nonzero; a uint64 outside int64's range is refused, since `i` cannot hold it.
+int64_t wrapTo(int64_t value, ir::DType dtype);
 // Runs `kernel` on plain copies of any inputs held as NativeData (a fast kernel's fallback).
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
 // Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis

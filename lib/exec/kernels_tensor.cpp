@@ -50,39 +50,29 @@ Value castTo(const Value& x, ir::DType to) {
       y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
     return y;
   }
+  switch (to) {
+    case ir::DType::kInt64:
+    case ir::DType::kInt32:
+    case ir::DType::kInt16:
+    case ir::DType::kInt8:
+    case ir::DType::kUInt64:
+    case ir::DType::kUInt32:
+    case ir::DType::kUInt16:
+    case ir::DType::kUInt8:
+    case ir::DType::kBool:
+      break;
+    default:
+      throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
+  }
   y.i.resize(static_cast<size_t>(x.numel()));
   for (size_t k = 0; k < y.i.size(); ++k) {
     if (x.isFloat() && to != ir::DType::kBool && !(std::fabs(x.f[k]) < 9.2e18f))
       throw ExecError("unsupported: Cast of " + std::to_string(x.f[k]) + " to an integer");
-    int64_t v = x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k];
-    switch (to) {
-      case ir::DType::kInt64:
-        y.i[k] = v;
-        break;
-      case ir::DType::kInt32:
-        y.i[k] = static_cast<int32_t>(v);
-        break;
-      case ir::DType::kInt16:
-        y.i[k] = static_cast<int16_t>(v);
-        break;
-      case ir::DType::kInt8:
-        y.i[k] = static_cast<int8_t>(v);
-        break;
-      case ir::DType::kUInt8:
-        y.i[k] = static_cast<uint8_t>(v);
-        break;
-      case ir::DType::kUInt16:
-        y.i[k] = static_cast<uint16_t>(v);
-        break;
-      case ir::DType::kUInt32:
-        y.i[k] = static_cast<uint32_t>(v);
-        break;
-      case ir::DType::kBool:
-        y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
-        break;
-      default:
-        throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
+    if (to == ir::DType::kBool) {
+      y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
+      continue;
     }
+    y.i[k] = wrapTo(x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k], to);
   }
   return y;
 }
@@ -463,8 +453,8 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> hits;
     int64_t n = x.numel();
     for (int64_t k = 0; k < n; ++k) {
-      bool nonzero = x.isFloat() ? x.f[static_cast<size_t>(k)] != 0.0f
-                                 : x.i[static_cast<size_t>(k)] != 0;
+      bool nonzero =
+          x.isFloat() ? x.f[static_cast<size_t>(k)] != 0.0f : x.i[static_cast<size_t>(k)] != 0;
       if (nonzero) hits.push_back(k);
     }
     int64_t rank = static_cast<int64_t>(x.shape.size());
@@ -473,9 +463,9 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> strides = stridesOf(x.shape);
     for (int64_t h = 0; h < count; ++h) {
       for (int64_t d = 0; d < rank; ++d)
-        out[static_cast<size_t>(d * count + h)] =
-            hits[static_cast<size_t>(h)] / strides[static_cast<size_t>(d)] %
-            x.shape[static_cast<size_t>(d)];
+        out[static_cast<size_t>(d * count + h)] = hits[static_cast<size_t>(h)] /
+                                                  strides[static_cast<size_t>(d)] %
+                                                  x.shape[static_cast<size_t>(d)];
     }
     return std::vector<Value>{Value::ints({rank, count}, std::move(out))};
   });

@@ -105,6 +105,31 @@ Value fromTensor(const ir::Tensor& tensor) {
       v.i.assign(d.begin(), d.end());
       break;
     }
+    case ir::DType::kInt16: {
+      auto d = elements<int16_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt16: {
+      auto d = elements<uint16_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt32: {
+      auto d = elements<uint32_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt64: {  // held as int64: only values below 2^63
+      auto d = elements<uint64_t>(tensor);
+      for (uint64_t e : d) {
+        if (e > static_cast<uint64_t>(INT64_MAX))
+          throw ExecError("unsupported: uint64 value " + std::to_string(e) +
+                          " (above int64's range)");
+      }
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
     default:  // float64 too: computed in float32 it would be another function, relabelled
       throw ExecError("unsupported: tensors of type " + std::string(ir::dtypeName(tensor.dtype)));
   }
@@ -129,14 +154,36 @@ std::shared_ptr<ir::Tensor> toTensor(const Value& value) {
       if (value.native) return nullptr;
       bytes.assign(reinterpret_cast<const char*>(value.f.data()), value.f.size() * sizeof(float));
       break;
-    case ir::DType::kInt64: pack(int64_t{}); break;
-    case ir::DType::kInt32: pack(int32_t{}); break;
-    case ir::DType::kInt8: pack(int8_t{}); break;
+    case ir::DType::kInt64:
+      pack(int64_t{});
+      break;
+    case ir::DType::kInt32:
+      pack(int32_t{});
+      break;
+    case ir::DType::kInt8:
+      pack(int8_t{});
+      break;
+    case ir::DType::kInt16:
+      pack(int16_t{});
+      break;
+    case ir::DType::kUInt16:
+      pack(uint16_t{});
+      break;
+    case ir::DType::kUInt32:
+      pack(uint32_t{});
+      break;
+    case ir::DType::kUInt64:
+      pack(uint64_t{});
+      break;
     case ir::DType::kUInt8:
-    case ir::DType::kBool: pack(uint8_t{}); break;
-    default: return nullptr;
+    case ir::DType::kBool:
+      pack(uint8_t{});
+      break;
+    default:
+      return nullptr;
   }
-  if (static_cast<int64_t>(bytes.size()) != value.numel() * static_cast<int64_t>(ir::dtypeSize(value.dtype)))
+  if (static_cast<int64_t>(bytes.size()) !=
+      value.numel() * static_cast<int64_t>(ir::dtypeSize(value.dtype)))
     return nullptr;
   tensor->setBytes(std::move(bytes));
   return tensor;

@@ -1,5 +1,6 @@
 // Runtime values of the CPU executor: a dtype, a shape, and the elements. float32 values live in
-// `f`; integer and bool values (int64, int32, bool) in `i`, widened to int64.
+// `f`; integer and bool values (int64/32/16/8, uint32/16/8, uint64 below 2^63, bool) in `i`,
+// widened to int64.
 #pragma once
 
 #include <cstdint>
@@ -55,9 +56,10 @@ std::string shapeText(const std::vector<int64_t>& shape);
 // memory. Throws ExecError naming the shape.
 int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype = ir::DType::kFloat32);
 
-// A constant tensor of the module tree as a runtime value (copies; float32, ints, bool).
+// A constant tensor of the module tree as a runtime value (copies; float32, ints, bool; a uint64
+// above int64's range is refused).
 Value fromTensor(const ir::Tensor& tensor);
-// A runtime value as a constant tensor of its own dtype (float32, int64/32, int8, uint8, bool),
+// A runtime value as a constant tensor of its own dtype (float32, the integer types, bool),
 // or nullptr for a dtype a tensor would not hold exactly.
 std::shared_ptr<ir::Tensor> toTensor(const Value& value);
 
