@@ -73,6 +73,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addRecurrentKernels(table);
     addScatterKernels(table);
     addQuantizationKernels(table);
+    addSelectionKernels(table);
     return table;
   }();
   return kernels;

@@ -32,6 +32,23 @@ const Value& requireFloat(const Value& value, const char* what) {
   return value;
 }
 
+bool heldAsInteger(ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::kInt64:
+    case ir::DType::kInt32:
+    case ir::DType::kInt16:
+    case ir::DType::kInt8:
+    case ir::DType::kUInt64:
+    case ir::DType::kUInt32:
+    case ir::DType::kUInt16:
+    case ir::DType::kUInt8:
+    case ir::DType::kBool:
+      return true;
+    default:
+      return false;
+  }
+}
+
 int64_t wrapTo(int64_t value, ir::DType dtype) {
   switch (dtype) {
     case ir::DType::kInt64:

@@ -18,6 +18,7 @@ void addLossKernels(KernelTable& table);
 void addResizeKernels(KernelTable& table);
 void addRecurrentKernels(KernelTable& table);  // LSTM, GRU, RNN
 void addScatterKernels(KernelTable& table);    // GatherND, ScatterND, ScatterElements
+void addSelectionKernels(KernelTable& table);  // OneHot, Compress, Unique, DepthToSpace, ...
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
@@ -36,6 +37,23 @@ const Value& requireFloat(const Value& value, const char* what);
 // An integer result as `dtype` holds it: wrapped to its width as C casts do (uint8 5 - 10 is
 // 251), bool as nonzero; a uint64 outside int64's range is refused, since `i` cannot hold it.
 int64_t wrapTo(int64_t value, ir::DType dtype);
+// Whether values of `dtype` live in Value::i (the integer types and bool).
+bool heldAsInteger(ir::DType dtype);
+// Copies elements of `x` into `y` (already shaped) reading through `source_index`.
+template <typename F>
+void gatherElements(const Value& x, Value& y, F source_index) {
+  int64_t n = checkedNumel(y.shape, y.dtype);
+  if (x.isFloat()) {
+    y.f.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.f[static_cast<size_t>(k)] = x.f[static_cast<size_t>(source_index(k))];
+  } else {
+    y.i.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
+  }
+}
+
 // Runs `kernel` on plain copies of any inputs held as NativeData (a fast kernel's fallback).
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
 // Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis

@@ -23,21 +23,6 @@ std::vector<int64_t> axesOf(const KernelContext& c) {
   return c.intsAttribute("axes", {});
 }
 
-// Copies elements of `x` into `y` (already shaped) reading through `source_index`.
-template <typename F>
-void gatherElements(const Value& x, Value& y, F source_index) {
-  int64_t n = checkedNumel(y.shape, y.dtype);
-  if (x.isFloat()) {
-    y.f.resize(static_cast<size_t>(n));
-    for (int64_t k = 0; k < n; ++k)
-      y.f[static_cast<size_t>(k)] = x.f[static_cast<size_t>(source_index(k))];
-  } else {
-    y.i.resize(static_cast<size_t>(n));
-    for (int64_t k = 0; k < n; ++k)
-      y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
-  }
-}
-
 // Cast: float32 and the integer types the executor keeps (wrapped to the target's width, as C
 // casts do), bool as nonzero.
 Value castTo(const Value& x, ir::DType to) {
@@ -50,20 +35,7 @@ Value castTo(const Value& x, ir::DType to) {
       y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
     return y;
   }
-  switch (to) {
-    case ir::DType::kInt64:
-    case ir::DType::kInt32:
-    case ir::DType::kInt16:
-    case ir::DType::kInt8:
-    case ir::DType::kUInt64:
-    case ir::DType::kUInt32:
-    case ir::DType::kUInt16:
-    case ir::DType::kUInt8:
-    case ir::DType::kBool:
-      break;
-    default:
-      throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
-  }
+  if (!heldAsInteger(to)) throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
   y.i.resize(static_cast<size_t>(x.numel()));
   for (size_t k = 0; k < y.i.size(); ++k) {
     if (x.isFloat() && to != ir::DType::kBool && !(std::fabs(x.f[k]) < 9.2e18f))
