@@ -74,6 +74,10 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addScatterKernels(table);
     addQuantizationKernels(table);
     addSelectionKernels(table);
+    addNormalizationKernels(table);
+    addPoolingKernels(table);
+    addLinearAlgebraKernels(table);
+    addSignalKernels(table);
     return table;
   }();
   return kernels;

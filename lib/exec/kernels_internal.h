@@ -16,9 +16,13 @@ void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmu
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
 void addResizeKernels(KernelTable& table);
-void addRecurrentKernels(KernelTable& table);  // LSTM, GRU, RNN
-void addScatterKernels(KernelTable& table);    // GatherND, ScatterND, ScatterElements
-void addSelectionKernels(KernelTable& table);  // OneHot, Compress, Unique, DepthToSpace, ...
+void addRecurrentKernels(KernelTable& table);      // LSTM, GRU, RNN
+void addScatterKernels(KernelTable& table);        // GatherND, ScatterND, ScatterElements
+void addSelectionKernels(KernelTable& table);      // OneHot, Compress, Unique, DepthToSpace, ...
+void addNormalizationKernels(KernelTable& table);  // InstanceNorm, LRN, MeanVarianceNorm
+void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
+void addLinearAlgebraKernels(KernelTable& table);  // Det
+void addSignalKernels(KernelTable& table);         // Hann, Hamming, Blackman windows
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
