@@ -23,6 +23,7 @@ void addNormalizationKernels(KernelTable& table);  // InstanceNorm, LRN, MeanVar
 void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
 void addLinearAlgebraKernels(KernelTable& table);  // Det
 void addSignalKernels(KernelTable& table);         // Hann, Hamming, Blackman windows
+void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
@@ -94,7 +95,15 @@ struct PoolGeometry {
   bool ceil_mode, include_pad;
   Window win;
 };
-PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max);
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x);
+
+// Reference convolution, transposed convolution and pooling over any spatial rank
+// (kernels_nd.cpp): what the 2-D kernels hand over for other ranks, ConvTranspose's
+// output_shape and auto_pad, MaxPool's Indices and integer inputs.
+std::vector<Value> convolutionNd(const KernelContext& c);
+std::vector<Value> transposedConvolutionNd(const KernelContext& c);
+template <bool kMax>
+std::vector<Value> poolingNd(const KernelContext& c);
 
 // y[m×n] = op(a)·op(b) over row-major matrices (op: transposed when asked); y is overwritten.
 using Product = void (*)(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,

@@ -75,11 +75,10 @@ ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w
   return g;
 }
 
-PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max) {
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x) {
   if (x.shape.size() != 4) throw ExecError("unsupported: pooling that is not 2-D");
   std::vector<int64_t> kernel = c.intsAttribute("kernel_shape", {});
   if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
-  if (max && c.intAttribute("storage_order", 0) != 0) throw ExecError("unsupported: storage_order");
   PoolGeometry g;
   g.win = windowOf(c, kernel, {x.shape[2], x.shape[3]});
   g.ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
@@ -149,6 +148,7 @@ const Value* parameter(const KernelContext& c, const char* name, size_t index) {
 }
 
 std::vector<Value> conv2d(const KernelContext& c) {
+  if (c.input(0).shape.size() != 4) return convolutionNd(c);
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
@@ -180,9 +180,10 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
-  if (x.shape.size() != 4 || w->shape.size() != 4)
-    throw ExecError("unsupported: transposed convolution that is not 2-D");
-  if (c.attribute("output_shape")) throw ExecError("unsupported: ConvTranspose with output_shape");
+  std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
+  if (x.shape.size() != 4 || w->shape.size() != 4 || c.attribute("output_shape") ||
+      auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
+    return transposedConvolutionNd(c);
   int64_t groups = c.intAttribute("group", 1);
   int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
   int64_t cout_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
@@ -359,8 +360,10 @@ namespace {
 
 template <bool kMax>
 std::vector<Value> pool2d(const KernelContext& c) {
-  const Value& x = requireFloat(c.input(0), "the input");
-  PoolGeometry g = poolGeometry(c, x, kMax);
+  if (c.input(0).shape.size() != 4 || !c.input(0).isFloat() || (kMax && c.outputUsed(1)))
+    return poolingNd<kMax>(c);
+  const Value& x = c.input(0);
+  PoolGeometry g = poolGeometry(c, x);
   int64_t n = g.n, ch = g.ch, h = g.h, w = g.w, oh = g.oh, ow = g.ow;
   const std::vector<int64_t>& kernel = g.win.kernel;
   const Window& win = g.win;
