@@ -55,8 +55,14 @@ void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {
         const Value* training = c.optionalInput(2);
-        if (!training || training->asInts().empty() || !training->asInts()[0])
-          return std::vector<Value>{c.input(0)};
+        if (!training || training->asInts().empty() || !training->asInts()[0]) {
+          // Inference drops nothing: the mask, when read, keeps everything.
+          if (!c.outputUsed(1)) return std::vector<Value>{c.input(0)};
+          const Value& x = c.input(0);
+          return std::vector<Value>{
+              x, Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
+                             ir::DType::kBool)};
+        }
         // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
         // input, and a mask that keeps everything. Any other ratio is random: refused.
         const Value* ratio = c.optionalInput(1);
