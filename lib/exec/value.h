@@ -51,6 +51,11 @@ struct Value {
 
 std::string shapeText(const std::vector<int64_t>& shape);
 
+// float16 (IEEE binary16 bits) as float32, exactly; and a float32 rounded to the nearest float16
+// value (ties to even; beyond float16's range, infinity).
+float halfToFloat(uint16_t bits);
+float roundToFloat16(float value);
+
 // The element count of a shape about to be allocated, checked: no negative dimension, no
 // overflow, and no more bytes (as stored here: 4 per float, 8 per integer) than the machine's
 // memory. Throws ExecError naming the shape.
