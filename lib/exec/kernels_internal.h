@@ -21,7 +21,7 @@ void addScatterKernels(KernelTable& table);        // GatherND, ScatterND, Scatt
 void addSelectionKernels(KernelTable& table);      // OneHot, Compress, Unique, DepthToSpace, ...
 void addNormalizationKernels(KernelTable& table);  // InstanceNorm, LRN, MeanVarianceNorm
 void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
-void addLinearAlgebraKernels(KernelTable& table);  // Det
+void addLinearAlgebraKernels(KernelTable& table);  // Det, Einsum
 void addSignalKernels(KernelTable& table);         // Hann, Hamming, Blackman windows
 void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
 void addQuantizationKernels(
