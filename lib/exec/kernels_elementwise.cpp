@@ -2,6 +2,7 @@
 // broadcasting.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "exec/kernels_internal.h"
 
@@ -175,6 +176,33 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   return out;
 }
 
+// Before opset 7, binary ops broadcast only with broadcast=1, and then B alone: its dimensions
+// match A's from `axis` on (by default A's last ones), which is numpy's broadcasting once B gains
+// unit dimensions around them. That B, when the attributes are there (nullopt: use B as it is).
+std::optional<Value> legacyOperand(const KernelContext& c, const Value& a, const Value& b) {
+  if (!c.attribute("broadcast") && !c.attribute("axis")) return std::nullopt;
+  if (c.intAttribute("broadcast", 0) == 0) {
+    if (a.shape != b.shape)
+      throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
+                      " differ without broadcast=1 (opset < 7)");
+    return std::nullopt;
+  }
+  int64_t rank_a = static_cast<int64_t>(a.shape.size()),
+          rank_b = static_cast<int64_t>(b.shape.size());
+  int64_t axis = c.intAttribute("axis", rank_a - rank_b);
+  Value aligned = b;
+  aligned.shape.assign(static_cast<size_t>(std::max<int64_t>(axis, 0)), 1);
+  aligned.shape.insert(aligned.shape.end(), b.shape.begin(), b.shape.end());
+  aligned.shape.resize(static_cast<size_t>(std::max(rank_a, rank_b)), 1);
+  bool fits = axis >= 0 && axis + rank_b <= rank_a;
+  for (size_t d = 0; fits && d < aligned.shape.size(); ++d)
+    fits = aligned.shape[d] == 1 || aligned.shape[d] == a.shape[d];
+  if (!fits)
+    throw ExecError("B " + shapeText(b.shape) + " does not broadcast to A " + shapeText(a.shape) +
+                    " at axis " + std::to_string(axis) + " (opset < 7)");
+  return aligned;
+}
+
 // a ∘ b with broadcasting, both float32 or both integer.
 template <typename FF, typename FI>
 Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
@@ -195,9 +223,8 @@ Kernel binary(FF float_fn, FI int_fn) {
   return [float_fn, int_fn](const KernelContext& c) {
     if (c.inputCount() != 2)
       throw ExecError("unsupported: " + std::to_string(c.inputCount()) + " operands");
-    if (c.attribute("broadcast") || c.attribute("axis"))
-      throw ExecError("unsupported: opset-6 broadcasting (broadcast/axis attributes)");
-    return std::vector<Value>{combine(c.input(0), c.input(1), float_fn, int_fn)};
+    std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
+    return std::vector<Value>{combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn)};
   };
 }
 
@@ -222,7 +249,8 @@ template <typename F>
 Kernel compare(F fn) {
   return [fn](const KernelContext& c) {
     const Value& a = c.input(0);
-    const Value& b = c.input(1);
+    std::optional<Value> legacy = legacyOperand(c, a, c.input(1));
+    const Value& b = legacy ? *legacy : c.input(1);
     std::vector<int64_t> out;
     std::vector<int64_t> shape = forEachBroadcast(a, b, [&](int64_t, int64_t i, int64_t j) {
       if (!a.isFloat() && !b.isFloat()) {  // exactly, beyond double's 2^53
@@ -259,10 +287,9 @@ std::vector<Value> clampIntegers(const KernelContext& c) {
 // in double; an integer result is truncated (numpy's astype), and refused beyond 2^53, where
 // double would round it.
 std::vector<Value> power(const KernelContext& c) {
-  if (c.attribute("broadcast") || c.attribute("axis"))
-    throw ExecError("unsupported: opset-6 broadcasting (broadcast/axis attributes)");
   const Value& base = c.input(0);
-  const Value& exponent = c.input(1);
+  std::optional<Value> legacy = legacyOperand(c, base, c.input(1));
+  const Value& exponent = legacy ? *legacy : c.input(1);
   for (const Value* v : {&base, &exponent}) {
     if (v->dtype == ir::DType::kBool) throw ExecError("unsupported: Pow of bool");
   }
@@ -478,8 +505,9 @@ void addElementwiseKernels(KernelTable& t) {
     return [fn](const KernelContext& c) {
       if (c.input(0).dtype != ir::DType::kBool || c.input(1).dtype != ir::DType::kBool)
         throw ExecError("unsupported: logical ops on non-bool operands");
+      std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
       Value y = combine(
-          c.input(0), c.input(1), [](float, float) { return 0.0f; }, fn);
+          c.input(0), legacy ? *legacy : c.input(1), [](float, float) { return 0.0f; }, fn);
       y.dtype = ir::DType::kBool;
       return std::vector<Value>{std::move(y)};
     };

@@ -349,11 +349,18 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> sizes =
         c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("split", {});
     if (sizes.empty()) {
-      int64_t parts = c.intAttribute("num_outputs", 0);
+      // num_outputs parts (the trace gives the output count before opset 18): equal ones
+      // before opset 18, from opset 18 the last one smaller when the axis does not divide.
+      int64_t parts = c.intAttribute("num_outputs", 0), extent = x.shape[axis];
       if (parts <= 0) throw ExecError("unsupported: Split into an unknown number of outputs");
-      int64_t each = (x.shape[axis] + parts - 1) / parts;
-      for (int64_t left = x.shape[axis]; left > 0; left -= each)
-        sizes.push_back(std::min(each, left));
+      if (c.opset() < 18 && extent % parts != 0)
+        throw ExecError("Split of " + std::to_string(extent) + " into " + std::to_string(parts) +
+                        " equal parts");
+      int64_t each = (extent + parts - 1) / parts;
+      for (int64_t left = extent; left > 0; left -= each) sizes.push_back(std::min(each, left));
+      if (static_cast<int64_t>(sizes.size()) != parts)
+        throw ExecError("unsupported: Split of " + std::to_string(extent) + " into " +
+                        std::to_string(parts) + " parts (some would be empty)");
     }
     int64_t outer = 1, inner = 1, offset = 0;
     for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
