@@ -89,6 +89,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addLinearAlgebraKernels(table);
     addSignalKernels(table);
     addSpatialKernels(table);
+    addDetectionKernels(table);
     return table;
   }();
   return kernels;

@@ -24,6 +24,7 @@ void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
 void addLinearAlgebraKernels(KernelTable& table);  // Det, Einsum
 void addSignalKernels(KernelTable& table);         // Hann, Hamming, Blackman windows
 void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
+void addDetectionKernels(KernelTable& table);      // NonMaxSuppression, RoiAlign
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
