@@ -22,7 +22,7 @@ void addSelectionKernels(KernelTable& table);      // OneHot, Compress, Unique, 
 void addNormalizationKernels(KernelTable& table);  // InstanceNorm, LRN, MeanVarianceNorm
 void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
 void addLinearAlgebraKernels(KernelTable& table);  // Det, Einsum
-void addSignalKernels(KernelTable& table);         // Hann, Hamming, Blackman windows
+void addSignalKernels(KernelTable& table);         // windows, DFT, STFT, mel filters
 void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
 void addDetectionKernels(KernelTable& table);      // NonMaxSuppression, RoiAlign
 void addQuantizationKernels(
