@@ -90,6 +90,9 @@ Kernel unary(F fn) {
   };
 }
 
+// -x with two's-complement wrap-around (the minimum stays itself, as in numpy), never overflow.
+int64_t negate(int64_t x) { return static_cast<int64_t>(0 - static_cast<uint64_t>(x)); }
+
 // A unary op defined on floats and integers (Neg, Abs, Sign): integers keep their type, the
 // result wrapped to its width (int8 -(-128) is -128, as numpy gives).
 template <typename FF, typename FI>
@@ -301,6 +304,8 @@ std::vector<Value> power(const KernelContext& c) {
   y.dtype = base.dtype;
   checkedNumel(broadcastShape(base.shape, exponent.shape), base.dtype);
   y.shape = forEachBroadcast(base, exponent, [&](int64_t, int64_t i, int64_t j) {
+    if (!base.isFloat() && !exponent.isFloat() && at(exponent, j) < 0)
+      throw ExecError("unsupported: an integer to a negative integer power");
     double r = std::pow(at(base, i), at(exponent, j));
     if (base.isFloat()) {
       y.f.push_back(static_cast<float>(r));
@@ -376,8 +381,9 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"torch.sqrt"}, unary([](float x, C) { return std::sqrt(x); }));
   add(t, {"torch.erf"}, unary([](float x, C) { return std::erf(x); }));
   add(t, {"torch.abs"},
-      numericUnary([](float x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; }));
-  add(t, {"operator.neg"}, numericUnary([](float x) { return -x; }, [](int64_t x) { return -x; }));
+      numericUnary([](float x) { return std::fabs(x); },
+                   [](int64_t x) { return x < 0 ? negate(x) : x; }));
+  add(t, {"operator.neg"}, numericUnary([](float x) { return -x; }, negate));
   add(t, {"torch.reciprocal"}, unary([](float x, C) { return 1.0f / x; }));
   add(t, {"torch.floor"}, unary([](float x, C) { return std::floor(x); }));
   add(t, {"torch.ceil"}, unary([](float x, C) { return std::ceil(x); }));

@@ -244,7 +244,10 @@ std::vector<Value> poolingNd(const KernelContext& c) {
   Value y;
   y.dtype = x.dtype;
   y.shape = shape;
-  (x.isFloat() ? y.f.resize(static_cast<size_t>(count)) : y.i.resize(static_cast<size_t>(count)));
+  if (x.isFloat())
+    y.f.resize(static_cast<size_t>(count));
+  else
+    y.i.resize(static_cast<size_t>(count));
   std::vector<int64_t> indices(indices_wanted ? static_cast<size_t>(count) : 0);
   auto taps = pointsOf(kernel), outs = pointsOf(out_dims);
   int64_t in_plane = 1, out_plane = static_cast<int64_t>(outs.size());
@@ -285,7 +288,10 @@ std::vector<Value> poolingNd(const KernelContext& c) {
           best = at;
       }
       size_t from = static_cast<size_t>(base + best);
-      (x.isFloat() ? y.f[target] = x.f[from] : y.i[target] = x.i[from]);
+      if (x.isFloat())
+        y.f[target] = x.f[from];
+      else
+        y.i[target] = x.i[from];
       if (!indices_wanted) continue;
       int64_t index = best;
       if (storage_order == 1) {

@@ -191,6 +191,7 @@ std::vector<Value> resize(const KernelContext& c) {
 // x folded back into [low, high] by reflection at the ends (ONNX Runtime's GsReflect).
 double reflect(double x, double low, double high) {
   double range = high - low;
+  if (!(range > 0)) return low;  // a one-pixel axis with align_corners
   if (x < low) {
     double distance = low - x;
     int64_t turns = static_cast<int64_t>(distance / range);
