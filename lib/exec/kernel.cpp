@@ -12,6 +12,16 @@ const Value& KernelContext::input(size_t k) const {
   return *inputs_[k];
 }
 
+bool KernelContext::outputUsed(size_t k) const {
+  for (const ir::Node* user : node_.users()) {
+    if (user->target() == "operator.getitem" && user->args().size() == 2 &&
+        user->args()[1].kind() == ir::Argument::Kind::kInt &&
+        user->args()[1].toInt() == static_cast<int64_t>(k))
+      return true;
+  }
+  return false;
+}
+
 const ir::Kwargs& KernelContext::attributes() const {
   return attributes_ ? *attributes_ : module_ ? module_->attributes() : node_.kwargs();
 }
@@ -73,6 +83,13 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addRecurrentKernels(table);
     addScatterKernels(table);
     addQuantizationKernels(table);
+    addSelectionKernels(table);
+    addNormalizationKernels(table);
+    addPoolingKernels(table);
+    addLinearAlgebraKernels(table);
+    addSignalKernels(table);
+    addSpatialKernels(table);
+    addDetectionKernels(table);
     return table;
   }();
   return kernels;

@@ -48,6 +48,11 @@ class KernelContext {
   // The model's default-domain opset (0 when unknown).
   int64_t opset() const { return opset_; }
 
+  // Whether output k (k >= 1) of a multi-output node is read: the graph has a getitem of it.
+  // Lets a kernel skip an output nobody reads (MaxPool's Indices) or hand over to one that
+  // computes it.
+  bool outputUsed(size_t k) const;
+
   size_t inputCount() const { return inputs_.size(); }
   const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
   const Value& input(size_t k) const;

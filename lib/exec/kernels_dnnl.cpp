@@ -275,9 +275,10 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
 template <bool kMax>
 Kernel pooling(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
-    const Value& x = requireFloat(c.input(0), "the input");
-    if (x.shape.size() != 4 || !c.state()) return onPlainInputs(reference, c);
-    PoolGeometry g = poolGeometry(c, x, kMax);
+    const Value& x = c.input(0);
+    if (!x.isFloat() || x.shape.size() != 4 || !c.state() || (kMax && c.outputUsed(1)))
+      return onPlainInputs(reference, c);
+    PoolGeometry g = poolGeometry(c, x);
     memory src = memoryOf(x);
     PoolPlan& plan = c.plan<PoolPlan>(
         [&](const PoolPlan& kept) {

@@ -2,6 +2,7 @@
 // broadcasting.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "exec/kernels_internal.h"
 
@@ -32,6 +33,51 @@ const Value& requireFloat(const Value& value, const char* what) {
   return value;
 }
 
+bool heldAsInteger(ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::kInt64:
+    case ir::DType::kInt32:
+    case ir::DType::kInt16:
+    case ir::DType::kInt8:
+    case ir::DType::kUInt64:
+    case ir::DType::kUInt32:
+    case ir::DType::kUInt16:
+    case ir::DType::kUInt8:
+    case ir::DType::kBool:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t wrapTo(int64_t value, ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::kInt64:
+      return value;
+    case ir::DType::kInt32:
+      return static_cast<int32_t>(value);
+    case ir::DType::kInt16:
+      return static_cast<int16_t>(value);
+    case ir::DType::kInt8:
+      return static_cast<int8_t>(value);
+    case ir::DType::kUInt32:
+      return static_cast<uint32_t>(value);
+    case ir::DType::kUInt16:
+      return static_cast<uint16_t>(value);
+    case ir::DType::kUInt8:
+      return static_cast<uint8_t>(value);
+    case ir::DType::kBool:
+      return value != 0;
+    case ir::DType::kUInt64:
+      if (value < 0)
+        throw ExecError("unsupported: a uint64 result above int64's range (" +
+                        std::to_string(static_cast<uint64_t>(value)) + ")");
+      return value;
+    default:
+      throw ExecError("unsupported: integer values of type " + std::string(ir::dtypeName(dtype)));
+  }
+}
+
 namespace {
 
 template <typename F>
@@ -40,6 +86,28 @@ Kernel unary(F fn) {
     const Value& x = requireFloat(c.input(0), "the input");
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
     for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = fn(x.f[k], c);
+    return std::vector<Value>{std::move(y)};
+  };
+}
+
+// -x with two's-complement wrap-around (the minimum stays itself, as in numpy), never overflow.
+int64_t negate(int64_t x) { return static_cast<int64_t>(0 - static_cast<uint64_t>(x)); }
+
+// A unary op defined on floats and integers (Neg, Abs, Sign): integers keep their type, the
+// result wrapped to its width (int8 -(-128) is -128, as numpy gives).
+template <typename FF, typename FI>
+Kernel numericUnary(FF float_fn, FI int_fn) {
+  return [float_fn, int_fn](const KernelContext& c) {
+    const Value& x = c.input(0);
+    if (x.isFloat()) {
+      Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+      for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = float_fn(x.f[k]);
+      return std::vector<Value>{std::move(y)};
+    }
+    if (x.dtype == ir::DType::kBool)
+      throw ExecError("unsupported: the input of type bool (numbers only)");
+    Value y = Value::ints(x.shape, std::vector<int64_t>(x.i.size()), x.dtype);
+    for (size_t k = 0; k < x.i.size(); ++k) y.i[k] = wrapTo(int_fn(x.i[k]), x.dtype);
     return std::vector<Value>{std::move(y)};
   };
 }
@@ -111,16 +179,45 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   return out;
 }
 
+// Before opset 7, binary ops broadcast only with broadcast=1, and then B alone: its dimensions
+// match A's from `axis` on (by default A's last ones), which is numpy's broadcasting once B gains
+// unit dimensions around them. That B, when the attributes are there (nullopt: use B as it is).
+std::optional<Value> legacyOperand(const KernelContext& c, const Value& a, const Value& b) {
+  if (!c.attribute("broadcast") && !c.attribute("axis")) return std::nullopt;
+  if (c.intAttribute("broadcast", 0) == 0) {
+    if (a.shape != b.shape)
+      throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
+                      " differ without broadcast=1 (opset < 7)");
+    return std::nullopt;
+  }
+  int64_t rank_a = static_cast<int64_t>(a.shape.size()),
+          rank_b = static_cast<int64_t>(b.shape.size());
+  int64_t axis = c.intAttribute("axis", rank_a - rank_b);
+  Value aligned = b;
+  aligned.shape.assign(static_cast<size_t>(std::max<int64_t>(axis, 0)), 1);
+  aligned.shape.insert(aligned.shape.end(), b.shape.begin(), b.shape.end());
+  aligned.shape.resize(static_cast<size_t>(std::max(rank_a, rank_b)), 1);
+  bool fits = axis >= 0 && axis + rank_b <= rank_a;
+  for (size_t d = 0; fits && d < aligned.shape.size(); ++d)
+    fits = aligned.shape[d] == 1 || aligned.shape[d] == a.shape[d];
+  if (!fits)
+    throw ExecError("B " + shapeText(b.shape) + " does not broadcast to A " + shapeText(a.shape) +
+                    " at axis " + std::to_string(axis) + " (opset < 7)");
+  return aligned;
+}
+
 // a ∘ b with broadcasting, both float32 or both integer.
 template <typename FF, typename FI>
 Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
   if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
   Value y;
   y.dtype = a.dtype;
-  if (a.isFloat())
+  if (a.isFloat()) {
     y.f = combineElements(a, b, a.f, b.f, float_fn, y.shape);
-  else
+  } else {
     y.i = combineElements(a, b, a.i, b.i, int_fn, y.shape);
+    for (int64_t& v : y.i) v = wrapTo(v, y.dtype);
+  }
   return y;
 }
 
@@ -129,9 +226,8 @@ Kernel binary(FF float_fn, FI int_fn) {
   return [float_fn, int_fn](const KernelContext& c) {
     if (c.inputCount() != 2)
       throw ExecError("unsupported: " + std::to_string(c.inputCount()) + " operands");
-    if (c.attribute("broadcast") || c.attribute("axis"))
-      throw ExecError("unsupported: opset-6 broadcasting (broadcast/axis attributes)");
-    return std::vector<Value>{combine(c.input(0), c.input(1), float_fn, int_fn)};
+    std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
+    return std::vector<Value>{combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn)};
   };
 }
 
@@ -156,15 +252,107 @@ template <typename F>
 Kernel compare(F fn) {
   return [fn](const KernelContext& c) {
     const Value& a = c.input(0);
-    const Value& b = c.input(1);
+    std::optional<Value> legacy = legacyOperand(c, a, c.input(1));
+    const Value& b = legacy ? *legacy : c.input(1);
     std::vector<int64_t> out;
     std::vector<int64_t> shape = forEachBroadcast(a, b, [&](int64_t, int64_t i, int64_t j) {
+      if (!a.isFloat() && !b.isFloat()) {  // exactly, beyond double's 2^53
+        out.push_back(fn(a.i[i], b.i[j]) ? 1 : 0);
+        return;
+      }
       double x = a.isFloat() ? a.f[i] : static_cast<double>(a.i[i]);
       double y = b.isFloat() ? b.f[j] : static_cast<double>(b.i[j]);
       out.push_back(fn(x, y) ? 1 : 0);
     });
     return std::vector<Value>{Value::ints(shape, std::move(out), ir::DType::kBool)};
   };
+}
+
+// Clip of integers (opset 12+): bounds are inputs of the input's type, absent ones unbounded.
+std::vector<Value> clampIntegers(const KernelContext& c) {
+  const Value& x = c.input(0);
+  if (x.dtype == ir::DType::kBool) throw ExecError("unsupported: Clip of bool");
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  for (size_t k : {1, 2}) {
+    const Value* bound = c.optionalInput(k);
+    if (!bound || bound->numel() == 0) continue;
+    if (bound->dtype != x.dtype) throw ExecError("Clip's bounds differ in type from its input");
+    (k == 1 ? lo : hi) = bound->i.at(0);
+  }
+  if (c.attribute("min") || c.attribute("max"))
+    throw ExecError("unsupported: Clip of integers with min/max attributes");
+  Value y = x;
+  for (int64_t& v : y.i) v = std::min(hi, std::max(lo, v));
+  return {std::move(y)};
+}
+
+// Pow: the result has the base's type; since opset 12 the exponent's type may differ. Computed
+// in double; an integer result is truncated (numpy's astype), and refused beyond 2^53, where
+// double would round it.
+std::vector<Value> power(const KernelContext& c) {
+  const Value& base = c.input(0);
+  std::optional<Value> legacy = legacyOperand(c, base, c.input(1));
+  const Value& exponent = legacy ? *legacy : c.input(1);
+  for (const Value* v : {&base, &exponent}) {
+    if (v->dtype == ir::DType::kBool) throw ExecError("unsupported: Pow of bool");
+  }
+  auto at = [](const Value& v, int64_t k) {
+    return v.isFloat() ? static_cast<double>(v.f[static_cast<size_t>(k)])
+                       : static_cast<double>(v.i[static_cast<size_t>(k)]);
+  };
+  Value y;
+  y.dtype = base.dtype;
+  checkedNumel(broadcastShape(base.shape, exponent.shape), base.dtype);
+  y.shape = forEachBroadcast(base, exponent, [&](int64_t, int64_t i, int64_t j) {
+    if (!base.isFloat() && !exponent.isFloat() && at(exponent, j) < 0)
+      throw ExecError("unsupported: an integer to a negative integer power");
+    double r = std::pow(at(base, i), at(exponent, j));
+    if (base.isFloat()) {
+      y.f.push_back(static_cast<float>(r));
+      return;
+    }
+    if (!(std::fabs(r) <= 9007199254740992.0))
+      throw ExecError("unsupported: an integer Pow result beyond 2^53");
+    y.i.push_back(wrapTo(static_cast<int64_t>(r), base.dtype));
+  });
+  return {std::move(y)};
+}
+
+// BitShift of unsigned integers; a shift by the type's width or more gives 0.
+std::vector<Value> bitShift(const KernelContext& c) {
+  const Value& x = c.input(0);
+  const Value& amount = c.input(1);
+  int bits = 0;
+  switch (x.dtype) {
+    case ir::DType::kUInt8:
+      bits = 8;
+      break;
+    case ir::DType::kUInt16:
+      bits = 16;
+      break;
+    case ir::DType::kUInt32:
+      bits = 32;
+      break;
+    case ir::DType::kUInt64:
+      bits = 64;
+      break;
+    default:
+      throw ExecError("unsupported: BitShift of " + std::string(ir::dtypeName(x.dtype)) +
+                      " (unsigned integers only)");
+  }
+  if (amount.dtype != x.dtype) throw ExecError("BitShift's operands differ in type");
+  std::string direction = c.stringAttribute("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    throw ExecError("BitShift direction must be LEFT or RIGHT, not '" + direction + "'");
+  bool left = direction == "LEFT";
+  Value y = combine(
+      x, amount, [](float, float) { return 0.0f; },
+      [left, bits](int64_t v, int64_t by) -> int64_t {
+        if (by >= bits) return 0;
+        uint64_t u = static_cast<uint64_t>(v);
+        return static_cast<int64_t>(left ? u << by : u >> by);
+      });
+  return {std::move(y)};
 }
 
 float hardSigmoid(float x, float alpha, float beta) {
@@ -192,8 +380,10 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"torch.log"}, unary([](float x, C) { return std::log(x); }));
   add(t, {"torch.sqrt"}, unary([](float x, C) { return std::sqrt(x); }));
   add(t, {"torch.erf"}, unary([](float x, C) { return std::erf(x); }));
-  add(t, {"torch.abs"}, unary([](float x, C) { return std::fabs(x); }));
-  add(t, {"operator.neg"}, unary([](float x, C) { return -x; }));
+  add(t, {"torch.abs"},
+      numericUnary([](float x) { return std::fabs(x); },
+                   [](int64_t x) { return x < 0 ? negate(x) : x; }));
+  add(t, {"operator.neg"}, numericUnary([](float x) { return -x; }, negate));
   add(t, {"torch.reciprocal"}, unary([](float x, C) { return 1.0f / x; }));
   add(t, {"torch.floor"}, unary([](float x, C) { return std::floor(x); }));
   add(t, {"torch.ceil"}, unary([](float x, C) { return std::ceil(x); }));
@@ -233,7 +423,8 @@ void addElementwiseKernels(KernelTable& t) {
   });
   add(t, {"module:Mish"}, unary([](float x, C) { return x * std::tanh(std::log1p(std::exp(x))); }));
   add(t, {"torch.clamp", "module:Hardtanh"}, [](const KernelContext& c) {
-    const Value& x = requireFloat(c.input(0), "the input");
+    if (!c.input(0).isFloat()) return clampIntegers(c);
+    const Value& x = c.input(0);
     auto [lo, hi] = clipBounds(c);
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
     for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = std::min(hi, std::max(lo, x.f[k]));
@@ -251,9 +442,7 @@ void addElementwiseKernels(KernelTable& t) {
                if (b == 0) throw ExecError("integer division by zero");
                return a / b;
              }));
-  add(t, {"operator.pow"},
-      binary([](float a, float b) { return std::pow(a, b); },
-             [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(a, b)); }));
+  add(t, {"operator.pow"}, power);
   auto plus = [](auto x, auto y) { return x + y; };
   auto larger = [](auto x, auto y) { return std::max(x, y); };
   auto smaller = [](auto x, auto y) { return std::min(x, y); };
@@ -282,7 +471,9 @@ void addElementwiseKernels(KernelTable& t) {
           return r;
         })};
   });
-  add(t, {"torch.sign"}, unary([](float x, C) { return static_cast<float>((x > 0) - (x < 0)); }));
+  add(t, {"torch.sign"},
+      numericUnary([](float x) { return static_cast<float>((x > 0) - (x < 0)); },
+                   [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }));
   add(t, {"torch.nn.functional.selu", "module:SELU"}, unary([](float x, C c) {
         float alpha = c.floatAttribute("alpha", 1.67326319217681884765625f),
               gamma = c.floatAttribute("gamma", 1.05070102214813232421875f);
@@ -320,8 +511,9 @@ void addElementwiseKernels(KernelTable& t) {
     return [fn](const KernelContext& c) {
       if (c.input(0).dtype != ir::DType::kBool || c.input(1).dtype != ir::DType::kBool)
         throw ExecError("unsupported: logical ops on non-bool operands");
+      std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
       Value y = combine(
-          c.input(0), c.input(1), [](float, float) { return 0.0f; }, fn);
+          c.input(0), legacy ? *legacy : c.input(1), [](float, float) { return 0.0f; }, fn);
       y.dtype = ir::DType::kBool;
       return std::vector<Value>{std::move(y)};
     };
@@ -330,11 +522,31 @@ void addElementwiseKernels(KernelTable& t) {
   add(t, {"operator.or_"}, logic([](int64_t a, int64_t b) -> int64_t { return a || b; }));
   add(t, {"operator.xor"},
       logic([](int64_t a, int64_t b) -> int64_t { return (a != 0) != (b != 0); }));
-  add(t, {"operator.eq"}, compare([](double a, double b) { return a == b; }));
-  add(t, {"operator.lt"}, compare([](double a, double b) { return a < b; }));
-  add(t, {"operator.gt"}, compare([](double a, double b) { return a > b; }));
-  add(t, {"operator.le"}, compare([](double a, double b) { return a <= b; }));
-  add(t, {"operator.ge"}, compare([](double a, double b) { return a >= b; }));
+  add(t, {"onnx.BitShift"}, bitShift);
+  add(t, {"torch.isinf"}, [](const KernelContext& c) {
+    const Value& x = requireFloat(c.input(0), "the input");
+    bool positive = c.intAttribute("detect_positive", 1) != 0,
+         negative = c.intAttribute("detect_negative", 1) != 0;
+    Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kBool);
+    for (size_t k = 0; k < x.f.size(); ++k)
+      y.i[k] = std::isinf(x.f[k]) && (x.f[k] > 0 ? positive : negative);
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"torch.isnan"}, [](const KernelContext& c) {
+    const Value& x = requireFloat(c.input(0), "the input");
+    Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kBool);
+    for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = std::isnan(x.f[k]);
+    return std::vector<Value>{std::move(y)};
+  });
+  add(t, {"onnx.Shrink"}, unary([](float x, C c) {
+        float lambd = c.floatAttribute("lambd", 0.5f), bias = c.floatAttribute("bias", 0.0f);
+        return x < -lambd ? x + bias : x > lambd ? x - bias : 0.0f;
+      }));
+  add(t, {"operator.eq"}, compare([](auto a, auto b) { return a == b; }));
+  add(t, {"operator.lt"}, compare([](auto a, auto b) { return a < b; }));
+  add(t, {"operator.gt"}, compare([](auto a, auto b) { return a > b; }));
+  add(t, {"operator.le"}, compare([](auto a, auto b) { return a <= b; }));
+  add(t, {"operator.ge"}, compare([](auto a, auto b) { return a >= b; }));
 }
 
 }  // namespace fxc::exec

@@ -16,8 +16,15 @@ void addNeuralNetKernels(KernelTable& table);    // conv, batchnorm, gemm, matmu
 void addReductionKernels(KernelTable& table);    // ReduceX, ArgMax/ArgMin
 void addLossKernels(KernelTable& table);
 void addResizeKernels(KernelTable& table);
-void addRecurrentKernels(KernelTable& table);  // LSTM, GRU, RNN
-void addScatterKernels(KernelTable& table);    // GatherND, ScatterND, ScatterElements
+void addRecurrentKernels(KernelTable& table);      // LSTM, GRU, RNN
+void addScatterKernels(KernelTable& table);        // GatherND, ScatterND, ScatterElements
+void addSelectionKernels(KernelTable& table);      // OneHot, Compress, Unique, DepthToSpace, ...
+void addNormalizationKernels(KernelTable& table);  // InstanceNorm, LRN, MeanVarianceNorm
+void addPoolingKernels(KernelTable& table);        // GlobalMaxPool, MaxUnpool
+void addLinearAlgebraKernels(KernelTable& table);  // Det, Einsum
+void addSignalKernels(KernelTable& table);         // windows, DFT, STFT, mel filters
+void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
+void addDetectionKernels(KernelTable& table);      // NonMaxSuppression, RoiAlign
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).
@@ -33,6 +40,26 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
+// An integer result as `dtype` holds it: wrapped to its width as C casts do (uint8 5 - 10 is
+// 251), bool as nonzero; a uint64 outside int64's range is refused, since `i` cannot hold it.
+int64_t wrapTo(int64_t value, ir::DType dtype);
+// Whether values of `dtype` live in Value::i (the integer types and bool).
+bool heldAsInteger(ir::DType dtype);
+// Copies elements of `x` into `y` (already shaped) reading through `source_index`.
+template <typename F>
+void gatherElements(const Value& x, Value& y, F source_index) {
+  int64_t n = checkedNumel(y.shape, y.dtype);
+  if (x.isFloat()) {
+    y.f.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.f[static_cast<size_t>(k)] = x.f[static_cast<size_t>(source_index(k))];
+  } else {
+    y.i.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
+  }
+}
+
 // Runs `kernel` on plain copies of any inputs held as NativeData (a fast kernel's fallback).
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
 // Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis
@@ -69,7 +96,15 @@ struct PoolGeometry {
   bool ceil_mode, include_pad;
   Window win;
 };
-PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max);
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x);
+
+// Reference convolution, transposed convolution and pooling over any spatial rank
+// (kernels_nd.cpp): what the 2-D kernels hand over for other ranks, ConvTranspose's
+// output_shape and auto_pad, MaxPool's Indices and integer inputs.
+std::vector<Value> convolutionNd(const KernelContext& c);
+std::vector<Value> transposedConvolutionNd(const KernelContext& c);
+template <bool kMax>
+std::vector<Value> poolingNd(const KernelContext& c);
 
 // y[m×n] = op(a)·op(b) over row-major matrices (op: transposed when asked); y is overwritten.
 using Product = void (*)(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,

@@ -75,11 +75,10 @@ ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w
   return g;
 }
 
-PoolGeometry poolGeometry(const KernelContext& c, const Value& x, bool max) {
+PoolGeometry poolGeometry(const KernelContext& c, const Value& x) {
   if (x.shape.size() != 4) throw ExecError("unsupported: pooling that is not 2-D");
   std::vector<int64_t> kernel = c.intsAttribute("kernel_shape", {});
   if (kernel.size() != 2) throw ExecError("unsupported: pooling without a 2-D kernel_shape");
-  if (max && c.intAttribute("storage_order", 0) != 0) throw ExecError("unsupported: storage_order");
   PoolGeometry g;
   g.win = windowOf(c, kernel, {x.shape[2], x.shape[3]});
   g.ceil_mode = c.intAttribute("ceil_mode", 0) != 0;
@@ -149,6 +148,7 @@ const Value* parameter(const KernelContext& c, const char* name, size_t index) {
 }
 
 std::vector<Value> conv2d(const KernelContext& c) {
+  if (c.input(0).shape.size() != 4) return convolutionNd(c);
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
@@ -180,9 +180,10 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
-  if (x.shape.size() != 4 || w->shape.size() != 4)
-    throw ExecError("unsupported: transposed convolution that is not 2-D");
-  if (c.attribute("output_shape")) throw ExecError("unsupported: ConvTranspose with output_shape");
+  std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
+  if (x.shape.size() != 4 || w->shape.size() != 4 || c.attribute("output_shape") ||
+      auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
+    return transposedConvolutionNd(c);
   int64_t groups = c.intAttribute("group", 1);
   int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
   int64_t cout_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
@@ -231,9 +232,44 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// BatchNormalization in training mode (opset 14+): normalized by the batch's own mean and
+// (population) variance per channel; the running statistics come out updated,
+// running·momentum + batch·(1 − momentum), as ONNX's reference computes them.
+std::vector<Value> batchNormTraining(const KernelContext& c, const Value& x, const Value& scale,
+                                     const Value& bias, const Value& mean, const Value& var) {
+  double eps = c.floatAttribute("epsilon", 1e-5f), momentum = c.floatAttribute("momentum", 0.9f);
+  int64_t channels = x.shape[1], inner = 1;
+  for (size_t k = 2; k < x.shape.size(); ++k) inner *= x.shape[k];
+  std::vector<double> sum(static_cast<size_t>(channels)), squares(sum.size());
+  for (size_t k = 0; k < x.f.size(); ++k)
+    sum[static_cast<size_t>(static_cast<int64_t>(k) / inner % channels)] += x.f[k];
+  int64_t count = static_cast<int64_t>(x.f.size()) / std::max<int64_t>(channels, 1);
+  if (count == 0) throw ExecError("BatchNorm in training mode over an empty batch");
+  for (double& s : sum) s /= static_cast<double>(count);  // the batch means
+  for (size_t k = 0; k < x.f.size(); ++k) {
+    size_t ch = static_cast<size_t>(static_cast<int64_t>(k) / inner % channels);
+    squares[ch] += (x.f[k] - sum[ch]) * (x.f[k] - sum[ch]);
+  }
+  for (double& s : squares) s /= static_cast<double>(count);  // the batch variances
+  Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+  for (size_t k = 0; k < x.f.size(); ++k) {
+    size_t ch = static_cast<size_t>(static_cast<int64_t>(k) / inner % channels);
+    y.f[k] = static_cast<float>((x.f[k] - sum[ch]) / std::sqrt(squares[ch] + eps) * scale.f[ch] +
+                                bias.f[ch]);
+  }
+  Value running_mean = Value::floats({channels}, std::vector<float>(sum.size()));
+  Value running_var = Value::floats({channels}, std::vector<float>(sum.size()));
+  for (size_t ch = 0; ch < sum.size(); ++ch) {
+    running_mean.f[ch] = static_cast<float>(mean.f[ch] * momentum + sum[ch] * (1 - momentum));
+    running_var.f[ch] = static_cast<float>(var.f[ch] * momentum + squares[ch] * (1 - momentum));
+  }
+  return {std::move(y), std::move(running_mean), std::move(running_var)};
+}
+
 std::vector<Value> batchNorm(const KernelContext& c) {
-  if (c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0)
-    throw ExecError("unsupported: BatchNorm in training mode");
+  bool training = c.intAttribute("training_mode", 0) != 0;
+  if (c.intAttribute("is_test", 1) == 0 || (training && c.opset() < 14))
+    throw ExecError("unsupported: BatchNorm in training mode before opset 14");
   if (c.intAttribute("spatial", 1) == 0) throw ExecError("unsupported: BatchNorm with spatial=0");
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* scale = parameter(c, "weight", 1);
@@ -249,6 +285,7 @@ std::vector<Value> batchNorm(const KernelContext& c) {
     if (requireFloat(*p, "a BatchNorm parameter").numel() != channels)
       throw ExecError("BatchNorm parameters must have one element per channel");
   }
+  if (training) return batchNormTraining(c, x, *scale, *bias, *mean, *var);
   // y = (x - mean) / sqrt(var + eps) * scale + bias, as one multiply-add per element.
   std::vector<float> a(static_cast<size_t>(channels)), b(a.size());
   for (size_t ch = 0; ch < a.size(); ++ch) {
@@ -359,8 +396,10 @@ namespace {
 
 template <bool kMax>
 std::vector<Value> pool2d(const KernelContext& c) {
-  const Value& x = requireFloat(c.input(0), "the input");
-  PoolGeometry g = poolGeometry(c, x, kMax);
+  if (c.input(0).shape.size() != 4 || !c.input(0).isFloat() || (kMax && c.outputUsed(1)))
+    return poolingNd<kMax>(c);
+  const Value& x = c.input(0);
+  PoolGeometry g = poolGeometry(c, x);
   int64_t n = g.n, ch = g.ch, h = g.h, w = g.w, oh = g.oh, ow = g.ow;
   const std::vector<int64_t>& kernel = g.win.kernel;
   const Window& win = g.win;

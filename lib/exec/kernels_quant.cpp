@@ -2,7 +2,8 @@
 // int32), torch's fake_quantize_per_tensor_affine / _per_channel_affine (what the quantization
 // passes put in the graph: a QuantizeLinear→DequantizeLinear pair as one op), the observers
 // (identity when run; the calibration pass reads them), and ONNX Runtime's integer operator form:
-// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul (int64 accumulation).
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul (int64 accumulation); and
+// DynamicQuantizeLinear.
 #include <algorithm>
 #include <cmath>
 
@@ -183,9 +184,34 @@ Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, c
   return y;
 }
 
+// DynamicQuantizeLinear: uint8 quantization with parameters from the input's range, in
+// float32 as ONNX's reference computes them:
+//   lo = min(0, min x), hi = max(0, max x), scale = (hi − lo) / 255,
+//   zero_point = saturate(round(0 − lo / scale)), y = saturate(round(x / scale) + zero_point).
+std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : x.f) {
+    if (std::isnan(v)) throw ExecError("unsupported: DynamicQuantizeLinear of NaN");
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  float scale = (hi - lo) / 255.0f;
+  if (!(scale > 0) || std::isinf(scale))
+    throw ExecError("unsupported: DynamicQuantizeLinear of an input whose range gives scale " +
+                    std::to_string(scale));
+  float zero_point = std::clamp(std::nearbyint(0.0f - lo / scale), 0.0f, 255.0f);
+  QuantParams params{scale, static_cast<int64_t>(zero_point)};
+  Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kUInt8);
+  for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = quantizeValue(x.f[k], params, {0, 255});
+  return {std::move(y), Value::floats({}, {scale}),
+          Value::ints({}, {params.zero_point}, ir::DType::kUInt8)};
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
+  add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),
                                                  c.optionalInput(3), nullptr)};

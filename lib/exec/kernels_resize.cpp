@@ -1,7 +1,8 @@
 // Resize (opset 11+) and Upsample / Resize-10: nearest, linear and cubic interpolation over any
 // axes, every coordinate transformation mode of the spec, separable per axis as ONNX's reference
 // computes it (each output coordinate maps to a source coordinate; a few neighbours, clamped to
-// the edge, weighted by the mode's coefficients).
+// the edge, weighted by the mode's coefficients). And GridSample, which samples at coordinates a
+// grid gives.
 #include <algorithm>
 #include <cmath>
 
@@ -187,8 +188,132 @@ std::vector<Value> resize(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// x folded back into [low, high] by reflection at the ends (ONNX Runtime's GsReflect).
+double reflect(double x, double low, double high) {
+  double range = high - low;
+  if (!(range > 0)) return low;  // a one-pixel axis with align_corners
+  if (x < low) {
+    double distance = low - x;
+    int64_t turns = static_cast<int64_t>(distance / range);
+    double rest = distance - static_cast<double>(turns) * range;
+    return turns % 2 == 0 ? low + rest : high - rest;
+  }
+  if (x > high) {
+    double distance = x - high;
+    int64_t turns = static_cast<int64_t>(distance / range);
+    double rest = distance - static_cast<double>(turns) * range;
+    return turns % 2 == 0 ? high - rest : low + rest;
+  }
+  return x;
+}
+
+// GridSample (opset 16, 2-D) as ONNX Runtime computes it: each output point samples the input at
+// the grid's (x, y) in [-1, 1], mapped to pixel coordinates (align_corners: the corner pixels'
+// centres, else their outer edges); nearest (ties to even), bilinear or bicubic (A = -0.75)
+// interpolation; samples outside the image read 0 (zeros), the nearest edge (border) or the image
+// mirrored (reflection).
+std::vector<Value> gridSample(const KernelContext& c) {
+  const Value& x = requireFloat(c.input(0), "the input");
+  const Value& grid = requireFloat(c.input(1), "the grid");
+  if (x.shape.size() != 4 || grid.shape.size() != 4 || grid.shape[3] != 2 ||
+      grid.shape[0] != x.shape[0])
+    throw ExecError("unsupported: GridSample of " + shapeText(x.shape) + " by a grid of " +
+                    shapeText(grid.shape) + " (2-D only)");
+  std::string mode = c.stringAttribute("mode", "bilinear");
+  std::string padding = c.stringAttribute("padding_mode", "zeros");
+  bool align = c.intAttribute("align_corners", 0) != 0;
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    throw ExecError("unsupported: GridSample mode " + mode);
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    throw ExecError("unsupported: GridSample padding_mode " + padding);
+  int64_t n = x.shape[0], channels = x.shape[1], height = x.shape[2], width = x.shape[3];
+  int64_t out_h = grid.shape[1], out_w = grid.shape[2];
+  std::vector<int64_t> shape = {n, channels, out_h, out_w};
+  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+  double x_min = align ? 0 : -0.5, y_min = x_min;
+  double x_max = align ? static_cast<double>(width - 1) : static_cast<double>(width) - 0.5;
+  double y_max = align ? static_cast<double>(height - 1) : static_cast<double>(height) - 0.5;
+  auto denormalize = [align](double v, int64_t length) {
+    double size = static_cast<double>(length);
+    return align ? (v + 1) / 2 * (size - 1) : ((v + 1) * size - 1) / 2;
+  };
+  auto cubic = [](double t, double* coefficients) {
+    const double a = -0.75;
+    coefficients[0] = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a;
+    coefficients[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
+    coefficients[2] = ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1;
+    coefficients[3] = ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a;
+  };
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      const float* image = &x.f[static_cast<size_t>((b * channels + ch) * height * width)];
+      auto pixel = [&](int64_t row, int64_t col) -> double {
+        if (padding == "zeros") {
+          return row >= 0 && row < height && col >= 0 && col < width ? image[row * width + col]
+                                                                     : 0.0;
+        }
+        if (padding == "border") {
+          row = std::clamp<int64_t>(row, 0, height - 1);
+          col = std::clamp<int64_t>(col, 0, width - 1);
+        } else {
+          row = static_cast<int64_t>(reflect(static_cast<double>(row), y_min, y_max));
+          col = static_cast<int64_t>(reflect(static_cast<double>(col), x_min, x_max));
+        }
+        return image[row * width + col];
+      };
+      for (int64_t oy = 0; oy < out_h; ++oy) {
+        for (int64_t ox = 0; ox < out_w; ++ox) {
+          const float* point = &grid.f[static_cast<size_t>(((b * out_h + oy) * out_w + ox) * 2)];
+          double sx = denormalize(point[0], width), sy = denormalize(point[1], height);
+          if (mode == "nearest") {
+            sx = std::nearbyint(sx);
+            sy = std::nearbyint(sy);
+          }
+          if (sx < x_min || sx > x_max || sy < y_min || sy > y_max) {
+            if (padding == "border") {
+              sx = std::clamp(sx, 0.0, static_cast<double>(width - 1));
+              sy = std::clamp(sy, 0.0, static_cast<double>(height - 1));
+            } else if (padding == "reflection") {
+              sx = reflect(sx, x_min, x_max);
+              sy = reflect(sy, y_min, y_max);
+            }
+          }
+          double value;
+          if (mode == "nearest") {
+            value = pixel(static_cast<int64_t>(sy), static_cast<int64_t>(sx));
+          } else if (mode == "bilinear") {
+            double x1 = std::floor(sx), y1 = std::floor(sy);
+            int64_t c1 = static_cast<int64_t>(x1), r1 = static_cast<int64_t>(y1);
+            double dx1 = sx - x1, dx2 = x1 + 1 - sx, dy1 = sy - y1, dy2 = y1 + 1 - sy;
+            value = dy2 * (dx2 * pixel(r1, c1) + dx1 * pixel(r1, c1 + 1)) +
+                    dy1 * (dx2 * pixel(r1 + 1, c1) + dx1 * pixel(r1 + 1, c1 + 1));
+          } else {
+            double x0 = std::floor(sx) - 1, y0 = std::floor(sy) - 1;
+            double wx[4], wy[4];
+            cubic(sx - x0 - 1, wx);
+            cubic(sy - y0 - 1, wy);
+            value = 0;
+            for (int i = 0; i < 4; ++i) {
+              double row = 0;
+              for (int j = 0; j < 4; ++j)
+                row += wx[j] * pixel(static_cast<int64_t>(y0) + i, static_cast<int64_t>(x0) + j);
+              value += wy[i] * row;
+            }
+          }
+          y.f[static_cast<size_t>(((b * channels + ch) * out_h + oy) * out_w + ox)] =
+              static_cast<float>(value);
+        }
+      }
+    }
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
-void addResizeKernels(KernelTable& t) { add(t, {"torch.nn.functional.interpolate"}, resize); }
+void addResizeKernels(KernelTable& t) {
+  add(t, {"torch.nn.functional.interpolate"}, resize);
+  add(t, {"onnx.GridSample"}, gridSample);
+}
 
 }  // namespace fxc::exec

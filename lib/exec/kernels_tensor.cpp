@@ -23,21 +23,6 @@ std::vector<int64_t> axesOf(const KernelContext& c) {
   return c.intsAttribute("axes", {});
 }
 
-// Copies elements of `x` into `y` (already shaped) reading through `source_index`.
-template <typename F>
-void gatherElements(const Value& x, Value& y, F source_index) {
-  int64_t n = checkedNumel(y.shape, y.dtype);
-  if (x.isFloat()) {
-    y.f.resize(static_cast<size_t>(n));
-    for (int64_t k = 0; k < n; ++k)
-      y.f[static_cast<size_t>(k)] = x.f[static_cast<size_t>(source_index(k))];
-  } else {
-    y.i.resize(static_cast<size_t>(n));
-    for (int64_t k = 0; k < n; ++k)
-      y.i[static_cast<size_t>(k)] = x.i[static_cast<size_t>(source_index(k))];
-  }
-}
-
 // Cast: float32 and the integer types the executor keeps (wrapped to the target's width, as C
 // casts do), bool as nonzero.
 Value castTo(const Value& x, ir::DType to) {
@@ -50,39 +35,16 @@ Value castTo(const Value& x, ir::DType to) {
       y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
     return y;
   }
+  if (!heldAsInteger(to)) throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
   y.i.resize(static_cast<size_t>(x.numel()));
   for (size_t k = 0; k < y.i.size(); ++k) {
     if (x.isFloat() && to != ir::DType::kBool && !(std::fabs(x.f[k]) < 9.2e18f))
       throw ExecError("unsupported: Cast of " + std::to_string(x.f[k]) + " to an integer");
-    int64_t v = x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k];
-    switch (to) {
-      case ir::DType::kInt64:
-        y.i[k] = v;
-        break;
-      case ir::DType::kInt32:
-        y.i[k] = static_cast<int32_t>(v);
-        break;
-      case ir::DType::kInt16:
-        y.i[k] = static_cast<int16_t>(v);
-        break;
-      case ir::DType::kInt8:
-        y.i[k] = static_cast<int8_t>(v);
-        break;
-      case ir::DType::kUInt8:
-        y.i[k] = static_cast<uint8_t>(v);
-        break;
-      case ir::DType::kUInt16:
-        y.i[k] = static_cast<uint16_t>(v);
-        break;
-      case ir::DType::kUInt32:
-        y.i[k] = static_cast<uint32_t>(v);
-        break;
-      case ir::DType::kBool:
-        y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
-        break;
-      default:
-        throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
+    if (to == ir::DType::kBool) {
+      y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
+      continue;
     }
+    y.i[k] = wrapTo(x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k], to);
   }
   return y;
 }
@@ -93,8 +55,14 @@ void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {
         const Value* training = c.optionalInput(2);
-        if (!training || training->asInts().empty() || !training->asInts()[0])
-          return std::vector<Value>{c.input(0)};
+        if (!training || training->asInts().empty() || !training->asInts()[0]) {
+          // Inference drops nothing: the mask, when read, keeps everything.
+          if (!c.outputUsed(1)) return std::vector<Value>{c.input(0)};
+          const Value& x = c.input(0);
+          return std::vector<Value>{
+              x, Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
+                             ir::DType::kBool)};
+        }
         // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
         // input, and a mask that keeps everything. Any other ratio is random: refused.
         const Value* ratio = c.optionalInput(1);
@@ -392,11 +360,18 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> sizes =
         c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("split", {});
     if (sizes.empty()) {
-      int64_t parts = c.intAttribute("num_outputs", 0);
+      // num_outputs parts (the trace gives the output count before opset 18): equal ones
+      // before opset 18, from opset 18 the last one smaller when the axis does not divide.
+      int64_t parts = c.intAttribute("num_outputs", 0), extent = x.shape[axis];
       if (parts <= 0) throw ExecError("unsupported: Split into an unknown number of outputs");
-      int64_t each = (x.shape[axis] + parts - 1) / parts;
-      for (int64_t left = x.shape[axis]; left > 0; left -= each)
-        sizes.push_back(std::min(each, left));
+      if (c.opset() < 18 && extent % parts != 0)
+        throw ExecError("Split of " + std::to_string(extent) + " into " + std::to_string(parts) +
+                        " equal parts");
+      int64_t each = (extent + parts - 1) / parts;
+      for (int64_t left = extent; left > 0; left -= each) sizes.push_back(std::min(each, left));
+      if (static_cast<int64_t>(sizes.size()) != parts)
+        throw ExecError("unsupported: Split of " + std::to_string(extent) + " into " +
+                        std::to_string(parts) + " parts (some would be empty)");
     }
     int64_t inner = 1, offset = 0;
     for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];

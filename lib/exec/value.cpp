@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -39,6 +40,50 @@ std::vector<int64_t> Value::asInts() const {
   std::vector<int64_t> out(f.size());
   for (size_t k = 0; k < f.size(); ++k) out[k] = static_cast<int64_t>(f[k]);
   return out;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {  // subnormal: normalize
+      exponent = 127 - 15 + 1;
+      while (!(mantissa & 0x400u)) {
+        mantissa <<= 1;
+        --exponent;
+      }
+      bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+    }
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+float roundToFloat16(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, magnitude = x & 0x7fffffffu;
+  uint16_t h;
+  if (magnitude > 0x7f800000u) {
+    return value;                         // NaN
+  } else if (magnitude >= 0x477ff000u) {  // from 65520 up (and inf): beyond float16, inf
+    h = static_cast<uint16_t>(sign | 0x7c00u);
+  } else if (magnitude < 0x38800000u) {  // below 2^-14: a multiple of float16's 2^-24, or 0
+    float scaled;
+    std::memcpy(&scaled, &magnitude, 4);
+    h = static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(scaled * 16777216.0f)));
+  } else {  // rebias the exponent; round the 13 dropped mantissa bits to nearest, ties to even
+    uint32_t rebiased = magnitude - 0x38000000u;
+    h = static_cast<uint16_t>(sign | ((rebiased + 0x0fffu + ((rebiased >> 13) & 1u)) >> 13));
+  }
+  return halfToFloat(h);
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) {
@@ -112,6 +157,31 @@ Value fromTensor(const ir::Tensor& tensor) {
       v.i.assign(d.begin(), d.end());
       break;
     }
+    case ir::DType::kInt16: {
+      auto d = elements<int16_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt16: {
+      auto d = elements<uint16_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt32: {
+      auto d = elements<uint32_t>(tensor);
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
+    case ir::DType::kUInt64: {  // held as int64: only values below 2^63
+      auto d = elements<uint64_t>(tensor);
+      for (uint64_t e : d) {
+        if (e > static_cast<uint64_t>(INT64_MAX))
+          throw ExecError("unsupported: uint64 value " + std::to_string(e) +
+                          " (above int64's range)");
+      }
+      v.i.assign(d.begin(), d.end());
+      break;
+    }
     default:  // float64 too: computed in float32 it would be another function, relabelled
       throw ExecError("unsupported: tensors of type " + std::string(ir::dtypeName(tensor.dtype)));
   }
@@ -136,14 +206,36 @@ std::shared_ptr<ir::Tensor> toTensor(const Value& value) {
       if (value.native) return nullptr;
       bytes.assign(reinterpret_cast<const char*>(value.f.data()), value.f.size() * sizeof(float));
       break;
-    case ir::DType::kInt64: pack(int64_t{}); break;
-    case ir::DType::kInt32: pack(int32_t{}); break;
-    case ir::DType::kInt8: pack(int8_t{}); break;
+    case ir::DType::kInt64:
+      pack(int64_t{});
+      break;
+    case ir::DType::kInt32:
+      pack(int32_t{});
+      break;
+    case ir::DType::kInt8:
+      pack(int8_t{});
+      break;
+    case ir::DType::kInt16:
+      pack(int16_t{});
+      break;
+    case ir::DType::kUInt16:
+      pack(uint16_t{});
+      break;
+    case ir::DType::kUInt32:
+      pack(uint32_t{});
+      break;
+    case ir::DType::kUInt64:
+      pack(uint64_t{});
+      break;
     case ir::DType::kUInt8:
-    case ir::DType::kBool: pack(uint8_t{}); break;
-    default: return nullptr;
+    case ir::DType::kBool:
+      pack(uint8_t{});
+      break;
+    default:
+      return nullptr;
   }
-  if (static_cast<int64_t>(bytes.size()) != value.numel() * static_cast<int64_t>(ir::dtypeSize(value.dtype)))
+  if (static_cast<int64_t>(bytes.size()) !=
+      value.numel() * static_cast<int64_t>(ir::dtypeSize(value.dtype)))
     return nullptr;
   tensor->setBytes(std::move(bytes));
   return tensor;

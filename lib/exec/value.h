@@ -1,5 +1,6 @@
 // Runtime values of the CPU executor: a dtype, a shape, and the elements. float32 values live in
-// `f`; integer and bool values (int64, int32, bool) in `i`, widened to int64.
+// `f`; integer and bool values (int64/32/16/8, uint32/16/8, uint64 below 2^63, bool) in `i`,
+// widened to int64.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +51,11 @@ struct Value {
 
 std::string shapeText(const std::vector<int64_t>& shape);
 
+// float16 (IEEE binary16 bits) as float32, exactly; and a float32 rounded to the nearest float16
+// value (ties to even; beyond float16's range, infinity).
+float halfToFloat(uint16_t bits);
+float roundToFloat16(float value);
+
 // The element count of a shape about to be allocated, checked: no negative dimension, no
 // overflow, and no more bytes (as stored here: 4 per float, 8 per integer) than the machine's
 // memory. Throws ExecError naming the shape.
@@ -58,9 +64,10 @@ int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype = ir::DT
 // process-wide, for the fuzzers, which must stay within their memory limit.
 void setMemoryLimit(double bytes);
 
-// A constant tensor of the module tree as a runtime value (copies; float32, ints, bool).
+// A constant tensor of the module tree as a runtime value (copies; float32, ints, bool; a uint64
+// above int64's range is refused).
 Value fromTensor(const ir::Tensor& tensor);
-// A runtime value as a constant tensor of its own dtype (float32, int64/32, int8, uint8, bool),
+// A runtime value as a constant tensor of its own dtype (float32, the integer types, bool),
 // or nullptr for a dtype a tensor would not hold exactly.
 std::shared_ptr<ir::Tensor> toTensor(const Value& value);
 

@@ -685,6 +685,15 @@ class Tracer {
         if (!input.empty()) record.inputs.emplace_back(input, "arg");
       }
       ir::Kwargs kwargs = attributeKwargs(node);
+      // A Split given no sizes (before opset 18's num_outputs) splits into as many parts as it
+      // has outputs: the count is kept, since the getitems show only the outputs that are read.
+      if (node.op_type() == "Split" && isDefaultDomain(node.domain()) &&
+          (node.input_size() < 2 || node.input(1).empty())) {
+        bool sized = false;
+        for (const auto& [key, value] : kwargs)
+          sized = sized || key == "split" || key == "num_outputs";
+        if (!sized) kwargs.emplace_back("num_outputs", ir::Argument(int64_t{node.output_size()}));
+      }
       if (hasSubgraphs(node)) {
         std::vector<ir::Argument> captured;
         for (const auto& name : capturesOf(node)) {

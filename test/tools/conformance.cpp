@@ -1,6 +1,7 @@
 // fxc-conformance: runs ONNX backend node tests (model.onnx + test_data_set_*/input_*.pb,
 // output_*.pb) on the CPU interpreter and compares with the expected outputs at ONNX's
-// tolerances (rtol 1e-3, atol 1e-7). Prints one line per failure and a summary:
+// tolerances (rtol 1e-3, atol 1e-7); float16 data is given and computed as float32, float16
+// outputs rounded to float16 before the comparison. Prints one line per failure and a summary:
 //   N passed, N failed, N unsupported (by op), N not traceable
 // Exit 1 when any test that runs gives a wrong answer.
 //   fxc-conformance [-v] DIR...        DIR: test directories, or folders of them
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -41,21 +43,33 @@ std::vector<std::string> listDir(const std::string& dir) {
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
-exec::Value readValue(const std::string& path) {
+// A test tensor as the executor holds it. float16 data is given as float32 (exactly), as `fxc
+// run` gives a float16 input, and `stored` says it was float16.
+exec::Value readValue(const std::string& path, ir::DType* stored = nullptr) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ::onnx::TensorProto proto;
   if (!proto.ParseFromString(bytes)) throw exec::ExecError("cannot parse " + path);
   auto tensor = fxc::onnx::takeTensor(proto, ".", path);
   if (!tensor) throw exec::ExecError(tensor.error());
-  return exec::fromTensor(*tensor.value());
+  const ir::Tensor& t = *tensor.value();
+  if (stored) *stored = t.dtype;
+  if (t.dtype != ir::DType::kFloat16) return exec::fromTensor(t);
+  std::vector<uint16_t> halves(static_cast<size_t>(t.numel()));
+  if (t.byteSize() != halves.size() * 2) throw exec::ExecError(path + ": wrong number of bytes");
+  if (!halves.empty()) std::memcpy(halves.data(), t.bytes(), t.byteSize());
+  std::vector<float> values;
+  for (uint16_t h : halves) values.push_back(exec::halfToFloat(h));
+  return exec::Value::floats(t.dims, std::move(values));
 }
 
 // "" when equal within tolerance, else what differs.
 std::string compare(const exec::Value& got, const exec::Value& want) {
   if (got.shape != want.shape)
     return "shape " + exec::shapeText(got.shape) + " != " + exec::shapeText(want.shape);
-  if (got.isFloat() != want.isFloat()) return "type differs";
+  if (got.dtype != want.dtype)
+    return "type " + std::string(ir::dtypeName(got.dtype)) +
+           " != " + std::string(ir::dtypeName(want.dtype));
   for (size_t k = 0; k < want.f.size(); ++k) {
     double g = got.f[k], w = want.f[k];
     if (std::isnan(w) && std::isnan(g)) continue;
@@ -125,11 +139,28 @@ int main(int argc, char** argv) {
       std::string base = dir + "/" + set + "/";
       try {
         std::vector<exec::Value> inputs, expected;
+        std::vector<ir::DType> input_types, expected_types;
         try {
-          for (int k = 0; exists(base + "input_" + std::to_string(k) + ".pb"); ++k)
-            inputs.push_back(readValue(base + "input_" + std::to_string(k) + ".pb"));
-          for (int k = 0; exists(base + "output_" + std::to_string(k) + ".pb"); ++k)
-            expected.push_back(readValue(base + "output_" + std::to_string(k) + ".pb"));
+          for (int k = 0; exists(base + "input_" + std::to_string(k) + ".pb"); ++k) {
+            input_types.emplace_back();
+            inputs.push_back(
+                readValue(base + "input_" + std::to_string(k) + ".pb", &input_types.back()));
+          }
+          for (int k = 0; exists(base + "output_" + std::to_string(k) + ".pb"); ++k) {
+            expected_types.emplace_back();
+            expected.push_back(
+                readValue(base + "output_" + std::to_string(k) + ".pb", &expected_types.back()));
+          }
+          // Data of another type than the model declares (bfloat16 inputs stored as uint16) is
+          // not what the model would be given.
+          size_t next = 0;
+          for (const ir::Node* node : traced.value()->graph()) {
+            if (node->op() != ir::Opcode::kPlaceholder || next >= inputs.size()) continue;
+            std::string given(ir::dtypeName(input_types[next++]));
+            if (!node->meta.dtype.empty() && node->meta.dtype != given)
+              throw exec::ExecError("input " + node->name() + " is " + given +
+                                    ", the model declares " + node->meta.dtype);
+          }
         } catch (const exec::ExecError& error) {
           // Sequences, optionals and types the executor does not hold: not run, not failed.
           skipped = true;
@@ -153,7 +184,13 @@ int main(int argc, char** argv) {
         if (outputs.value().size() != expected.size())
           throw exec::ExecError("wrong number of outputs");
         for (size_t k = 0; k < expected.size(); ++k) {
-          std::string diff = compare(outputs.value()[k], expected[k]);
+          // float16 is computed in float32: a float16 output is the float32 result rounded.
+          exec::Value& got = outputs.value()[k];
+          if (expected_types[k] == ir::DType::kFloat16 && got.dtype == ir::DType::kFloat32) {
+            for (float& v : got.f) v = exec::roundToFloat16(v);
+            got.dtype = expected[k].dtype = ir::DType::kFloat16;
+          }
+          std::string diff = compare(got, expected[k]);
           if (!diff.empty()) throw exec::ExecError("output " + std::to_string(k) + ": " + diff);
         }
       } catch (const exec::ExecError& error) {

@@ -126,3 +126,22 @@ TEST_CASE("float64 inputs are refused, never computed in float32 and relabelled"
   REQUIRE_FALSE(run.ok());
   CHECK(run.error().find("float64") != std::string::npos);
 }
+
+TEST_CASE("opset-6 broadcasting: B matches A's dimensions from axis on") {
+  ir::GraphModule gm;
+  ir::Node* a = gm.graph().placeholder("a");
+  ir::Node* b = gm.graph().placeholder("b");
+  gm.graph().output(gm.graph().callFunction(
+      "operator.add", {ir::Argument(a), ir::Argument(b)},
+      {{"broadcast", ir::Argument(int64_t{1})}, {"axis", ir::Argument(int64_t{1})}}));
+  std::vector<float> zeros(2 * 3 * 2, 0.0f);
+  auto run = [&](std::vector<int64_t> b_shape, std::vector<float> b_data) {
+    return fxc::exec::Interpreter(gm, fxc::exec::Backend::kReference)
+        .run({Value::floats({2, 3, 2}, zeros),
+              Value::floats(std::move(b_shape), std::move(b_data))});
+  };
+  auto sum = run({3}, {1, 2, 3});  // B[j] added along A's axis 1, not numpy's last axis
+  REQUIRE(sum);
+  CHECK(sum.value()[0].f == std::vector<float>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3});
+  CHECK_FALSE(run({2}, {1, 2}));  // [2] at axis 1 meets A's 3
+}

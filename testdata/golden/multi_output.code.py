@@ -1,5 +1,5 @@
 def forward(self, x):
-    split = torch.split(x, axis = 1);  x = None
+    split = torch.split(x, axis = 1, num_outputs = 3);  x = None
     getitem = split[0]
     getitem_1 = split[1]
     getitem_2 = split[2];  split = None

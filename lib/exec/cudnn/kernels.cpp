@@ -311,8 +311,8 @@ template <bool kMax>
 Kernel pooling(Kernel cpu) {
   return [cpu](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
-    if (!x.isFloat() || x.shape.size() != 4) return onHost(cpu, c);
-    PoolGeometry g = poolGeometry(c, x, kMax);
+    if (!x.isFloat() || x.shape.size() != 4 || (kMax && c.outputUsed(1))) return onHost(cpu, c);
+    PoolGeometry g = poolGeometry(c, x);
     const Window& win = g.win;
     // cuDNN pads symmetrically, has no dilation, and rounds output sizes down.
     bool fits = win.pads[0] == win.pads[2] && win.pads[1] == win.pads[3] && win.dilations[0] == 1 &&
