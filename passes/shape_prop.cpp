@@ -240,6 +240,8 @@ class Recorder : public exec::Interpreter {
 
 Expected<ShapePropReport> propagateShapes(ir::GraphModule& gm, std::vector<exec::Value> inputs) {
   Recorder recorder(gm, exec::Backend::kCpu);
+  std::string missing;  // before running: a model that cannot run to its end proves nothing
+  if (!recorder.supported(missing)) return Error{"node " + missing + " has no CPU kernel"};
   auto ran = recorder.run(std::move(inputs));
   if (!ran) return Error{ran.error()};
 

@@ -325,6 +325,17 @@ Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const 
   return inputs;
 }
 
+Expected<std::vector<exec::Value>> runInputs(const exec::Interpreter& interpreter,
+                                             const ir::GraphModule& gm, const ExecFlags& flags,
+                                             const std::string& label) {
+  std::string missing;
+  if (!interpreter.supported(missing))
+    return Error{label + ": unsupported: node " + missing + " has no CPU kernel"};
+  auto inputs = modelInputs(gm, flags);
+  if (!inputs) return Error{label + ": " + inputs.error()};
+  return inputs;
+}
+
 std::vector<std::string> outputNames(const ir::GraphModule& gm) {
   std::vector<std::string> names;
   const ir::Node* output = gm.graph().last();

@@ -146,6 +146,12 @@ void reportFallbacks(const exec::Interpreter& interpreter);
 // applied. Unknown input names are usage errors; files that do not fit the model are errors
 // quoting the declared shape.
 Expected<std::vector<exec::Value>> modelInputs(const ir::GraphModule& gm, const ExecFlags& flags);
+// What every command that runs a model checks first: that `interpreter` has a kernel for every
+// node ("LABEL: unsupported: node X has no CPU kernel" otherwise), then the inputs of the run
+// (modelInputs; its errors prefixed with LABEL).
+Expected<std::vector<exec::Value>> runInputs(const exec::Interpreter& interpreter,
+                                             const ir::GraphModule& gm, const ExecFlags& flags,
+                                             const std::string& label);
 // The model's output names (the ONNX graph's, else the output nodes'), in order.
 std::vector<std::string> outputNames(const ir::GraphModule& gm);
 // "NAME=VALUE" → {NAME, VALUE}; a usage error naming `flag` otherwise.

@@ -133,14 +133,9 @@ int runProfile(const ProfileFlags& flags) {
   std::string label = modelLabel(path);
   ProfilingInterpreter interpreter(*traced.value(), applyExecFlags(flags.exec));
   reportFallbacks(interpreter);
-  std::string missing;
-  if (!interpreter.supported(missing)) {
-    printError(label + ": unsupported: node " + missing + " has no CPU kernel");
-    return kExitFailure;
-  }
-  auto inputs = modelInputs(*traced.value(), flags.exec);
+  auto inputs = runInputs(interpreter, *traced.value(), flags.exec, label);
   if (!inputs) {
-    printError(label + ": " + inputs.error());
+    printError(inputs.error());
     return kExitFailure;
   }
   Progress progress("profiling", "runs", static_cast<size_t>(flags.warmup + flags.runs));

@@ -118,14 +118,9 @@ int runRun(const RunFlags& flags) {
   std::string label = modelLabel(path);
   exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
   reportFallbacks(interpreter);
-  std::string missing;
-  if (!interpreter.supported(missing)) {
-    printError(label + ": unsupported: node " + missing + " has no CPU kernel");
-    return kExitFailure;
-  }
-  auto inputs = modelInputs(gm, flags.exec);
+  auto inputs = runInputs(interpreter, gm, flags.exec, label);
   if (!inputs) {
-    printError(label + ": " + inputs.error());
+    printError(inputs.error());
     return kExitFailure;
   }
   if (!flags.save_inputs.empty()) {

@@ -103,14 +103,9 @@ int runSummary(const SummaryFlags& flags) {
   const ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
   Recorder recorder(gm, applyExecFlags(flags.exec));
-  std::string missing;
-  if (!recorder.supported(missing)) {
-    printError(label + ": unsupported: node " + missing + " has no CPU kernel");
-    return kExitFailure;
-  }
-  auto inputs = modelInputs(gm, flags.exec);
+  auto inputs = runInputs(recorder, gm, flags.exec, label);
   if (!inputs) {
-    printError(label + ": " + inputs.error());
+    printError(inputs.error());
     return kExitFailure;
   }
   // Each value's bytes: the inputs as given, every other node's outputs as the run saw them.

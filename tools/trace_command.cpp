@@ -38,15 +38,6 @@ void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes,
   ExecFlags exec;
   exec.shapes = shapes;
   exec.batch = batch;
-  exec::Interpreter probe(gm);
-  std::string missing;
-  if (!probe.supported(missing)) {
-    spdlog::debug(
-        "{} values keep the shape ONNX's inference gave (or none): node {} has no CPU "
-        "kernel, so fxc cannot run the model to find them",
-        unknown, missing);
-    return;
-  }
   auto inputs = modelInputs(gm, exec);
   if (!inputs) {
     spdlog::debug("{} values keep the shape ONNX's inference gave (or none): {}", unknown,
@@ -55,7 +46,10 @@ void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes,
   }
   auto report = passes::propagateShapes(gm, inputs.take());
   if (!report) {
-    spdlog::debug("shapes beyond ONNX's inference: the run failed: {}", report.error());
+    spdlog::debug(
+        "{} values keep the shape ONNX's inference gave (or none): the model did not "
+        "run: {}",
+        unknown, report.error());
     return;
   }
   spdlog::debug(

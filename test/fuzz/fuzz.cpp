@@ -9,6 +9,7 @@
 #include "exec/value.h"
 #include "ir/lint.h"
 #include "onnx/load.h"
+#include "passes/registry.h"
 
 namespace fxc::fuzz {
 
@@ -36,11 +37,20 @@ std::unique_ptr<ir::GraphModule> traceBytes(const uint8_t* data, size_t size,
   auto loaded = onnx::parseModel(file->data(), file->size(), "/nonexistent", file);
   if (!loaded) return nullptr;
   auto traced = onnx::trace(loaded.take(), options);
-  if (std::getenv("FXC_FUZZ_VERBOSE"))
-    std::fprintf(stderr, "%s\n", traced ? "traced" : traced.error().c_str());
   if (!traced) return nullptr;
   requireLint(*traced.value(), "after trace");
   return traced.take();
+}
+
+bool runPassSpecs(ir::GraphModule& gm, const std::vector<std::string>& specs) {
+  for (const std::string& spec : specs) {
+    auto request = passes::parsePassSpec(spec);
+    if (!request) std::abort();
+    auto result = request.value().pass->run(gm, request.value().options);
+    requireLint(gm, "after " + spec);
+    if (!result) return false;
+  }
+  return true;
 }
 
 std::string sourcePath(const std::string& relative) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/graph_module.h"
 #include "onnx/trace.h"
@@ -24,6 +25,10 @@ std::unique_ptr<ir::GraphModule> traceBytes(const uint8_t* data, size_t size,
 
 // Aborts with `what` when the graph fails lint (a pass or a trace left it broken).
 void requireLint(const ir::GraphModule& gm, const std::string& what);
+
+// Runs the passes of `specs` (fxc's own, so they must parse) in order, linting after each; stops
+// at the first that refuses the model and returns false then.
+bool runPassSpecs(ir::GraphModule& gm, const std::vector<std::string>& specs);
 
 // A file of the source tree (testdata/...), for harnesses that run a fixed model.
 std::string sourcePath(const std::string& relative);

@@ -8,7 +8,6 @@
 
 #include "onnx/export.h"
 #include "onnx/load.h"
-#include "passes/registry.h"
 #include "test/fuzz/fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -28,13 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                  "replace-op:from=Relu,to=Sigmoid",
                                                  "simplify:max-bytes=65536",
                                                  "quant-fold-weights"};
-  for (const std::string& spec : specs) {
-    auto request = fxc::passes::parsePassSpec(spec);
-    if (!request) std::abort();  // the list above is fxc's own
-    auto result = request.value().pass->run(*gm, request.value().options);
-    fxc::fuzz::requireLint(*gm, "after " + spec);
-    if (!result) break;
-  }
+  fxc::fuzz::runPassSpecs(*gm, specs);  // a refusal ends the sequence; the export follows
   auto exported = fxc::onnx::exportModel(*gm);
   if (!exported) return 0;
   exported.value().materialize();
