@@ -73,6 +73,9 @@ class Interpreter {
   std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
+  // get_attr values, likewise: a kernel sees the same Value at the same address in every run
+  // (KernelContext::constantInput).
+  std::unordered_map<const ir::Node*, Value> constants_;
 };
 
 }  // namespace fxc::exec
