@@ -2,8 +2,10 @@
 // transformer does, so that a backend runs them on int8 arithmetic:
 //
 //   %x = DequantizeLinear(%xq, %sx, %zx);  %w = DequantizeLinear(%wq, %sw, %zw)
-//   %c = conv2d(%x, %w, %b);  [%r = relu(%c)];  %y = QuantizeLinear(%c or %r, %sy, %zy)
-//     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max(%y, %zy)]
+//   %c = conv2d(%x, %w, %b);  [%r = clamp(%c)];  %y = QuantizeLinear(%c or %r, %sy, %zy)
+//     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max, Min]
+//   %y = QuantizeLinear([clamp](DequantizeLinear(%a) + DequantizeLinear(%b)))
+//     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
 //
 //   %p = max_pool(%v);  %y = QuantizeLinear(%p, ...)  ⇒  %q = QuantizeLinear(%v, ...); max_pool(%q)
 //   %y = QuantizeLinear(DequantizeLinear(%q, s, z), s, z)  ⇒  %q
@@ -15,9 +17,12 @@
 //   rounded to int32 units of s_x·s_w[c] (at most half a unit of the accumulator, far below the
 //   output's step). The integer run differs from the QDQ model's float run only in rounding: at
 //   most one unit of the output's step, on values at a rounding tie.
-// - A ReLU between the convolution and the QuantizeLinear: Q(relu(v)) = max(Q(v), Q(0)) = max(Q(v),
-//   z_y) for any monotone Q, so it is dropped where saturation already does that (z_y at the bottom
-//   of the integer range) and becomes an integer Max with z_y elsewhere. Exact.
+// - QLinearAdd: DQ(a) + DQ(b) quantized, in the same float arithmetic as the QDQ ops: exact. Its
+//   operands must be known to have one shape (no broadcasting).
+// - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
+//   float op and the Q: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for any monotone Q, so it
+//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere.
+//   Exact.
 // - MaxPool commutes with any monotone map (a QuantizeLinear): exact; the pooling then runs on
 //   8-bit integers.
 // - QuantizeLinear(DequantizeLinear(q)) with the same scale and zero point is q: (q − z)·s/s is
@@ -125,11 +130,39 @@ class Lowering {
     return module && module->type() == "MaxPool2d";
   }
 
-  bool isRelu(const ir::Node* node) {
-    if (isCall(node, "torch.relu")) return true;
-    if (!node || node->op() != ir::Opcode::kCallModule) return false;
-    const ir::Module* module = gm_.findModule(node->target());
-    return module && module->type() == "ReLU";
+  // The bounds of a clamping activation between a float op and its Q: ReLU (0, ∞), Hardtanh
+  // (ReLU6: its module's min/max), torch.clamp with constant bounds. nullopt for anything else.
+  std::optional<std::pair<float, float>> clampBounds(const ir::Node* node) {
+    if (!node) return std::nullopt;
+    if (isCall(node, "torch.relu")) return std::pair{0.0f, INFINITY};
+    const ir::Module* module =
+        node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
+    if (module && module->type() == "ReLU") return std::pair{0.0f, INFINITY};
+    float lo = -INFINITY, hi = INFINITY;
+    auto bound = [&](std::optional<exec::Value> v, float& out) {
+      if (!v || !v->isFloat() || v->numel() != 1) return false;
+      out = v->f[0];
+      return true;
+    };
+    if (module && module->type() == "Hardtanh") {
+      lo = static_cast<float>(module->numberAttribute("min", -INFINITY));
+      hi = static_cast<float>(module->numberAttribute("max", INFINITY));
+      for (const char* name : {"min", "max"}) {
+        auto tensor = module->tensor(name);
+        if (tensor && !bound(exec::fromTensor(*tensor), name[1] == 'i' ? lo : hi))
+          return std::nullopt;
+      }
+      if (node->args().size() != 1) return std::nullopt;
+    } else if (isCall(node, "torch.clamp") && node->kwargs().empty()) {
+      for (size_t k = 1; k < node->args().size(); ++k) {
+        if (node->args()[k].isNone()) continue;
+        if (!bound(constant(nodeArg(node, k)), k == 1 ? lo : hi)) return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi) return std::nullopt;
+    return std::pair{lo, hi};
   }
 
   // Erases `node` and, recursively, the inputs it leaves without users.
@@ -246,7 +279,7 @@ class Lowering {
   }
 
   bool lowerConv(ir::Node* q, std::string& why) {
-    auto [relu, conv] = reluAndValue(q);
+    auto [activation, conv] = activationAndValue(q);
     if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
     if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
     ir::Node* dx = nodeArg(conv, 0);
@@ -286,7 +319,7 @@ class Lowering {
       if (!integer) return false;
       args.emplace_back(integer);
     }
-    replaceQuantize(q, relu, "onnx.QLinearConv", std::move(args), conv->kwargs(), *y);
+    replaceQuantize(q, activation, "onnx.QLinearConv", std::move(args), conv->kwargs(), *y);
     eraseDead(conv);
     return true;
   }
@@ -294,7 +327,7 @@ class Lowering {
   // Q(relu(DQ(a) + DQ(b))) ⇒ QLinearAdd(a, ..., b, ..., y, ...): operands of one known shape,
   // everything quantized per tensor to the output's type.
   bool lowerAdd(ir::Node* q, std::string& why) {
-    auto [relu, add] = reluAndValue(q);
+    auto [activation, add] = activationAndValue(q);
     if (!isCall(add, "operator.add") || add->args().size() != 2) return false;
     if (add->users().size() != 1) return (why = "the add has other users"), false;
     ir::Node *da = nodeArg(add, 0), *db = nodeArg(add, 1);
@@ -308,40 +341,77 @@ class Lowering {
     std::vector<ir::Argument> args = {nodeArg(da, 0), a->scale_node,     a->zero_point_node,
                                       nodeArg(db, 0), b->scale_node,     b->zero_point_node,
                                       y->scale_node,  y->zero_point_node};
-    replaceQuantize(q, relu, "com.microsoft.QLinearAdd", std::move(args), {}, *y);
+    replaceQuantize(q, activation, "com.microsoft.QLinearAdd", std::move(args), {}, *y);
     eraseDead(add);
     return true;
   }
 
-  // The Q's input, seen through a ReLU that only the Q reads.
-  std::pair<ir::Node*, ir::Node*> reluAndValue(ir::Node* q) {
+  // The Q's input, seen through a clamping activation that only the Q reads.
+  struct Activation {
+    ir::Node* node = nullptr;  // nullptr: none
+    float lo = -INFINITY, hi = INFINITY;
+  };
+  std::pair<Activation, ir::Node*> activationAndValue(ir::Node* q) {
     ir::Node* value = nodeArg(q, 0);
-    if (isRelu(value) && value->users().size() == 1) return {value, nodeArg(value, 0)};
-    return {nullptr, value};
+    if (value && value->users().size() == 1) {
+      if (auto bounds = clampBounds(value))
+        return {Activation{value, bounds->first, bounds->second}, nodeArg(value, 0)};
+    }
+    return {Activation{}, value};
   }
 
-  // The integer op `target(args)` computes what `q` did (with `relu` between the float op and
-  // `q`, a Max with the output's zero point where saturation does not already clip there).
-  void replaceQuantize(ir::Node* q, ir::Node* relu, const char* target,
+  // A one-element constant of the output's integer type, `value`: the zero point's node when
+  // equal.
+  ir::Node* integerConstant(int64_t value, const Scalar& y, ir::Node* before) {
+    if (value == y.zero_point) return y.zero_point_node;
+    std::string path = gm_.freshPath(y.zero_point_node->target() + "_bound");
+    gm_.setTensor(path, intTensor({value}, {}, y.dtype));
+    auto guard = gm_.graph().insertingBefore(before);
+    ir::Node* node = gm_.graph().getAttr(path);
+    node->meta.dtype = std::string(ir::dtypeName(y.dtype));
+    node->meta.shape = std::vector<std::string>{};
+    return node;
+  }
+
+  // The integer op `target(args)` computes what `q` did. A clamping activation between the float
+  // op and `q`: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for the monotone Q, so it becomes
+  // an integer Max/Min with Q(lo)/Q(hi) where saturation does not already clip there.
+  void replaceQuantize(ir::Node* q, const Activation& activation, const char* target,
                        std::vector<ir::Argument> args, ir::Kwargs kwargs, const Scalar& y) {
-    ir::Node* lowered;
-    ir::Node* result;
+    exec::QuantRange range =
+        y.dtype == ir::DType::kUInt8 ? exec::QuantRange{0, 255} : exec::QuantRange{-128, 127};
+    int64_t lo = range.min, hi = range.max;
+    if (activation.node) {
+      if (activation.lo > -INFINITY)
+        lo = exec::quantizeValue(activation.lo, {y.scale, y.zero_point}, range);
+      if (activation.hi < INFINITY)
+        hi = exec::quantizeValue(activation.hi, {y.scale, y.zero_point}, range);
+    }
+    ir::Node* lo_node = lo > range.min ? integerConstant(lo, y, q) : nullptr;
+    ir::Node* hi_node = hi < range.max ? integerConstant(hi, y, q) : nullptr;
+    std::vector<ir::Node*> made;
     {
       auto guard = gm_.graph().insertingBefore(q);
-      lowered = gm_.graph().callFunction(target, std::move(args), std::move(kwargs));
-      result = lowered;
-      int64_t bottom = y.dtype == ir::DType::kUInt8 ? 0 : -128;
-      if (relu && y.zero_point != bottom)
-        result = gm_.graph().callFunction("torch.maximum", {lowered, y.zero_point_node});
+      made.push_back(gm_.graph().callFunction(target, std::move(args), std::move(kwargs)));
+      if (lo_node)
+        made.push_back(gm_.graph().callFunction("torch.maximum", {made.back(), lo_node}));
+      if (hi_node)
+        made.push_back(gm_.graph().callFunction("torch.minimum", {made.back(), hi_node}));
     }
-    for (ir::Node* node : {lowered, result}) {
+    for (ir::Node* node : made) {
       node->meta.dtype = q->meta.dtype;
       node->meta.shape = q->meta.shape;
     }
-    ir::takeOverValue(*result, *q);
-    q->replaceAllUsesWith(result);
+    ir::takeOverValue(*made.back(), *q);
+    q->replaceAllUsesWith(made.back());
     gm_.graph().eraseNode(q);
-    if (relu) gm_.graph().eraseNode(relu);
+    if (activation.node) {
+      std::vector<ir::Node*> inputs = activation.node->inputNodes();
+      gm_.graph().eraseNode(activation.node);
+      for (ir::Node* input : inputs) {
+        if (input->op() == ir::Opcode::kGetAttr) eraseDead(input);  // torch.clamp's bounds
+      }
+    }
   }
 
   ir::GraphModule& gm_;

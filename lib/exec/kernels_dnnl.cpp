@@ -544,9 +544,10 @@ Kernel quantizedAdd(Kernel reference) {
   };
 }
 
-// torch.maximum of an 8-bit value and a one-element constant of its type (the ReLU that
-// quant-lower keeps as max(q, z)), in the value's layout.
-Kernel int8Maximum(Kernel reference) {
+// torch.maximum / torch.minimum of an 8-bit value and a one-element constant of its type (the
+// clamp that quant-lower keeps as integer bounds), in the value's layout.
+template <bool kMax>
+Kernel int8Bound(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() != 2) return onPlainInputs(reference, c);
     const Value &x = c.input(0), &bound = c.input(1);
@@ -558,9 +559,9 @@ Kernel int8Maximum(Kernel reference) {
     size_t n = static_cast<size_t>(x.numel());
     auto clamp = [&](auto* from, auto* to) {
       using T = std::remove_reference_t<decltype(*to)>;
-      T lo = static_cast<T>(bound.i[0]);
+      T b = static_cast<T>(bound.i[0]);
 #pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
-      for (size_t k = 0; k < n; ++k) to[k] = std::max(from[k], lo);
+      for (size_t k = 0; k < n; ++k) to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
     };
     if (x.dtype == ir::DType::kUInt8) {
       clamp(static_cast<const uint8_t*>(in.get_data_handle()),
@@ -667,7 +668,8 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
   wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
   wrap(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
-  wrap(t, {"torch.maximum"}, int8Maximum);
+  wrap(t, {"torch.maximum"}, int8Bound<true>);
+  wrap(t, {"torch.minimum"}, int8Bound<false>);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
   // 1-D ops through the fast 2-D kernels.
   for (auto [one_d, two_d] :
@@ -697,7 +699,8 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "onnx.QuantizeLinear",
                                                 "onnx.DequantizeLinear",
                                                 "com.microsoft.QLinearAdd",
-                                                "torch.maximum"};
+                                                "torch.maximum",
+                                                "torch.minimum"};
   return keys;
 }
 

@@ -269,6 +269,7 @@ struct ConvModel {
   int bias = 1;  // 0: none, 1: int32 at sx·sw (DequantizeLinear), 2: float constant
   int64_t w_zp = 0;
   float bias_scale_factor = 1.0f;  // 1: exactly sx·sw; else another scale
+  bool clamp = false;              // torch.clamp(-0.5, 0.9) after the (relu-less) conv
 };
 
 std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float sy) {
@@ -300,6 +301,7 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
       "torch.nn.functional.conv2d", std::move(args),
       {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
   if (m.relu) value = b->g().callFunction("torch.relu", {value});
+  if (m.clamp) value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(0.9f)});
   ir::Node* q = b->quantize(value, sy, m.y_zp, m.y_type);
   b->g().output(b->dequantize(q, sy, m.y_zp, m.y_type));
   return std::move(b->gm);
@@ -325,6 +327,10 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
       {"float bias rounded to the accumulator's unit", {ir::DType::kUInt8, 0, true, 2}, 1},
       {"int32 bias at another scale, requantized", {ir::DType::kUInt8, 5, true, 1, 0, 1.37f}, 1},
       {"weight zero point not 0: refused", {ir::DType::kUInt8, 0, true, 1, 1}, 0},
+      {"clamp kept as a Max and a Min (int8)", {s8, 3, false, 1, 0, 1.0f, true}, 1},
+      {"clamp whose top saturation does (uint8)",
+       {ir::DType::kUInt8, 40, false, 0, 0, 1.0f, true},
+       1},
   };
   for (const Variant& v : variants) {
     std::string what = v.what;
