@@ -154,13 +154,22 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             throw ExecError("unsupported: input " + node->name() + " is float64");
           env[node] = {std::move(inputs[next_input++])};
           break;
-        case ir::Opcode::kGetAttr:
-          if (!constants_.count(node)) {  // converted on the first run, kept for the next ones
-            auto tensor = gm_.findTensor(node->target());
-            if (!tensor) throw ExecError("no tensor " + node->target());
-            constants_.emplace(node, fromTensor(*tensor));
+        case ir::Opcode::kGetAttr: {
+          if (constants_.count(node)) break;
+          auto tensor = gm_.findTensor(node->target());
+          if (!tensor) throw ExecError("no tensor " + node->target());
+          Value value = fromTensor(*tensor);
+          // Converted on the first run and kept for the next ones, up to a budget of memory;
+          // past it, converted in every run and freed after its last use, as other values are.
+          double bytes = static_cast<double>(value.numel()) * (value.isFloat() ? 4.0 : 8.0);
+          if (constant_bytes_ + bytes <= kConstantBudget) {
+            constant_bytes_ += bytes;
+            constants_.emplace(node, std::move(value));
+          } else {
+            env[node] = {std::move(value)};
           }
           break;
+        }
         case ir::Opcode::kOutput: {
           auto take = [&](const ir::Argument& arg) {
             if (!arg.isNode()) throw ExecError("an output is not a value");

@@ -58,8 +58,8 @@ class KernelContext {
   size_t inputCount() const { return inputs_.size(); }
   const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
   const Value& input(size_t k) const;
-  // Whether input k is a constant of the model (a get_attr): the same Value, at the same
-  // address, in every run of this interpreter, so a plan may keep what it derives from it.
+  // Whether input k is a constant of the model (a get_attr): the same value in every run of
+  // this interpreter, so a plan may keep what it derives from it.
   bool constantInput(size_t k) const;
   // A module tensor (weight, bias, running_mean, ...), or nullptr.
   const Value* tensor(const std::string& name) const { return tensor_ ? tensor_(name) : nullptr; }

@@ -207,6 +207,8 @@ Kernel convolution(Kernel reference, Fused fused) {
     const Value& x = requireFloat(c.input(0), "the input");
     const Value* module_weight = c.tensor("weight");
     const Value* w = module_weight ? module_weight : c.optionalInput(1);
+    // A module's weight or a constant input: reordered once, when the plan is made.
+    bool constant_weight = module_weight || c.constantInput(1);
     const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
     const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
@@ -222,7 +224,7 @@ Kernel convolution(Kernel reference, Fused fused) {
                            std::shared_ptr<ConvPlan> made;
                            try {
                              made = planConvolution(g, b, fused);
-                             if (module_weight) reorderWeights(*made, *w);
+                             if (constant_weight) reorderWeights(*made, *w);
                            } catch (const dnnl::error&) {
                              made = std::make_shared<ConvPlan>();
                              made->use_reference = true;
@@ -231,8 +233,8 @@ Kernel convolution(Kernel reference, Fused fused) {
                            return made;
                          });
     if (plan.use_reference) return onPlainInputs(reference, c);
-    if (!module_weight) reorderWeights(plan, *w);  // a weight computed at run time
-    if (b && !c.tensor("bias"))                    // likewise a bias
+    if (!constant_weight) reorderWeights(plan, *w);  // a weight computed at run time
+    if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
 
     std::vector<float> plain_storage;
