@@ -21,7 +21,8 @@
 //   operands must be known to have one shape (no broadcasting).
 // - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
 //   float op and the Q: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for any monotone Q, so it
-//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere.
+//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere;
+//   an integer clamp right after the Q (torch.onnx's reduced-range fake-quantize) joins it.
 //   Exact.
 // - MaxPool commutes with any monotone map (a QuantizeLinear): exact; the pooling then runs on
 //   8-bit integers.
@@ -387,6 +388,27 @@ class Lowering {
       if (activation.hi < INFINITY)
         hi = exec::quantizeValue(activation.hi, {y.scale, y.zero_point}, range);
     }
+    // An integer clamp of the Q's result with constant bounds of its type (torch.onnx writes a
+    // reduced-range fake-quantize as Q → Clip(0, 127) → DQ) joins the bounds.
+    ir::Node* trailing = q->users().size() == 1 ? q->users()[0] : nullptr;
+    if (isCall(trailing, "torch.clamp") && trailing->kwargs().empty() &&
+        nodeArg(trailing, 0) == q) {
+      int64_t bounds[2] = {range.min, range.max};
+      for (size_t k = 1; k < trailing->args().size() && trailing; ++k) {
+        if (trailing->args()[k].isNone()) continue;
+        auto v = constant(nodeArg(trailing, k));
+        if (k > 2 || !v || v->isFloat() || v->numel() != 1 || v->dtype != y.dtype)
+          trailing = nullptr;
+        else
+          bounds[k - 1] = v->i[0];
+      }
+      if (trailing) {
+        lo = std::max(lo, bounds[0]);
+        hi = std::min(hi, bounds[1]);
+      }
+    } else {
+      trailing = nullptr;
+    }
     ir::Node* lo_node = lo > range.min ? integerConstant(lo, y, q) : nullptr;
     ir::Node* hi_node = hi < range.max ? integerConstant(hi, y, q) : nullptr;
     std::vector<ir::Node*> made;
@@ -402,8 +424,16 @@ class Lowering {
       node->meta.dtype = q->meta.dtype;
       node->meta.shape = q->meta.shape;
     }
-    ir::takeOverValue(*made.back(), *q);
-    q->replaceAllUsesWith(made.back());
+    ir::Node* last = trailing ? trailing : q;
+    ir::takeOverValue(*made.back(), *last);
+    last->replaceAllUsesWith(made.back());
+    if (trailing) {
+      std::vector<ir::Node*> bounds = trailing->inputNodes();
+      gm_.graph().eraseNode(trailing);
+      for (ir::Node* bound : bounds) {
+        if (bound != q) eraseDead(bound);
+      }
+    }
     gm_.graph().eraseNode(q);
     if (activation.node) {
       std::vector<ir::Node*> inputs = activation.node->inputNodes();
