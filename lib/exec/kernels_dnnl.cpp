@@ -423,7 +423,8 @@ inline float roundHalfEven(float x) {
 template <typename T>
 inline T quantizeTo(float x, float scale, float zero_point, float lo, float hi) {
   float q = roundHalfEven(x / scale) + zero_point;
-  return static_cast<T>(std::min(std::max(q, lo), hi));
+  // Through int32: float to int32 vectorizes, float to an 8-bit type does not.
+  return static_cast<T>(static_cast<int32_t>(std::min(std::max(q, lo), hi)));
 }
 
 template <typename T>
