@@ -5,7 +5,8 @@
 # BatchNorm statistics randomized by scripts/export_testdata.py --big): fxc quantize with 32
 # random calibration samples and MinMax, per preset, per-channel and per-tensor weights; output
 # SQNR, cosine similarity and max abs error against the float model on 8 held-out random inputs
-# (the Q/DQ model run in float, and its integer run: what fxc run executes), and the time the whole
+# (the Q/DQ model run in float, and its integer run: what fxc run executes; and the integer run
+# against the Q/DQ model run in float), and the time the whole
 # command takes (load, fold, observe, calibrate, convert, report).
 #
 # Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
@@ -41,8 +42,8 @@ done
 field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.3f' % eval(sys.argv[1], {}, d))" "$1"; }
 
 accuracy() {
-  printf '%-13s %-8s %-12s %10s %10s %12s %12s %8s\n' model preset weights "SQNR (dB)" cosine \
-    "max abs err" "integer (dB)" time
+  printf '%-13s %-8s %-12s %10s %10s %12s %12s %12s %8s\n' model preset weights "SQNR (dB)" cosine \
+    "max abs err" "integer (dB)" "int vs Q/DQ" time
   for model in $models; do
     for preset in trt ort-cpu; do
       for weights in per-channel per-tensor; do
@@ -56,10 +57,12 @@ accuracy() {
 import json, sys
 d = json.load(sys.stdin)
 o, i = d["outputs"][0], d["integer"]["outputs"][0]
-print("%.2f %.6f %.4g %.2f" % (o["sqnr_db"], o["cosine"], o["max_abs_error"], i["sqnr_db"]))')
-        read -r sqnr cosine err integer <<<"$line"
-        printf '%-13s %-8s %-12s %10s %10s %12s %12s %7.2fs\n' "$model" "$preset" "$weights" \
-          "$sqnr" "$cosine" "$err" "$integer" "$(echo "$end - $start" | awk '{print $1 - $3}')"
+q = i["sqnr_against_qdq_db"]
+print("%.2f %.6f %.4g %.2f %s" % (o["sqnr_db"], o["cosine"], o["max_abs_error"], i["sqnr_db"],
+                                  "inf" if q is None else "%.2f" % q))')
+        read -r sqnr cosine err integer vs_qdq <<<"$line"
+        printf '%-13s %-8s %-12s %10s %10s %12s %12s %12s %7.2fs\n' "$model" "$preset" "$weights" \
+          "$sqnr" "$cosine" "$err" "$integer" "$vs_qdq" "$(echo "$end - $start" | awk '{print $1 - $3}')"
       done
     done
   done

@@ -273,6 +273,7 @@ struct Variant {
   std::unique_ptr<ir::GraphModule> gm;
   std::vector<exec::ErrorSums> error;  // per output, against the float model
   double ms = 0;
+  std::vector<std::vector<exec::Value>> outputs;  // per held-out input
 };
 
 // The quantized model run as written (its Q/DQ ops in float: the simulation the report's SQNR
@@ -288,11 +289,11 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
                                  const std::string& label, int bench_runs, nlohmann::json& report,
                                  std::string& text) {
   std::vector<Variant> variants;
-  if (float_gm) variants.push_back({"float32", std::move(float_gm), {}, 0});
+  if (float_gm) variants.push_back({"float32", std::move(float_gm), {}, 0, {}});
   for (const char* name : {"int8 (Q/DQ as written)", "int8 (integer kernels)"}) {
     auto written = asWritten(gm);
     if (!written) return Error{written.error()};
-    variants.push_back({name, written.take(), {}, 0});
+    variants.push_back({name, written.take(), {}, 0, {}});
   }
   ExecFlags as_written = exec_flags;
   as_written.optimize = 0;
@@ -319,6 +320,7 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
         if (a.isFloat() && b.isFloat() && a.f.size() == b.f.size())
           v.error[o].add(a.f.data(), b.f.data(), a.f.size());
       }
+      v.outputs.push_back(got.take());
     }
     if (bench_runs > 0) {
       auto ms = medianMs(interpreter, holdout[0], bench_runs);
@@ -327,6 +329,17 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
     }
   }
   const Variant& integer = variants.back();
+  const Variant& as_written_run = variants[variants.size() - 2];
+  // The integer run against the Q/DQ model run in float (what the lowering must keep).
+  std::vector<exec::ErrorSums> against_qdq(integer.error.size());
+  for (size_t k = 0; k < integer.outputs.size(); ++k) {
+    for (size_t o = 0; o < against_qdq.size(); ++o) {
+      const auto& a = as_written_run.outputs[k].at(o);
+      const auto& b = integer.outputs[k].at(o);
+      if (a.isFloat() && b.isFloat() && a.f.size() == b.f.size())
+        against_qdq[o].add(a.f.data(), b.f.data(), a.f.size());
+    }
+  }
   nlohmann::json outputs = nlohmann::json::array();
   std::string lowered_text;
   for (const auto& [what, n] : lowered.items())
@@ -335,15 +348,18 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
   for (size_t o = 0; o < integer.error.size(); ++o) {
     const exec::ErrorSums& e = integer.error[o];
     auto db = finite(e.sqnrDb());
-    outputs.push_back({{"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
-                       {"cosine", e.cosine()},
-                       {"max_abs_error", e.max_abs}});
+    auto qdq_db = finite(against_qdq[o].sqnrDb());
+    outputs.push_back(
+        {{"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
+         {"cosine", e.cosine()},
+         {"max_abs_error", e.max_abs},
+         {"sqnr_against_qdq_db", qdq_db ? nlohmann::json(*qdq_db) : nlohmann::json(nullptr)}});
     char line[240];
     std::snprintf(line, sizeof line,
                   "integer run (quant-lower: %s): output %zu: SQNR %.2f dB  cosine %.6f  max abs "
-                  "error %.4g\n",
+                  "error %.4g; against the Q/DQ model run in float: SQNR %.2f dB\n",
                   lowered_text.empty() ? "nothing" : lowered_text.c_str(), o, e.sqnrDb(),
-                  e.cosine(), e.max_abs);
+                  e.cosine(), e.max_abs, against_qdq[o].sqnrDb());
     text += line;
   }
   report["integer"] = {{"lowered", lowered}, {"outputs", outputs}};
@@ -569,8 +585,8 @@ int runQuantize(const QuantizeFlags& flags) {
     if (flags.views.code) report["code"] = ir::pythonCode(gm.graph());
     if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     printJson(report);
-  } else if (flags.views.any() ||
-             (!wantsOutput(flags.output) && !flags.report && !flags.bench && flags.views.svg.empty())) {
+  } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report && !flags.bench &&
+                                   flags.views.svg.empty())) {
     std::string text = renderViews(gm, flags.views, true, viewName(path));
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
