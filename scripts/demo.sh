@@ -4,7 +4,7 @@
 # BatchNorms into the convolutions (checked numerically), write the fused model as ONNX, then run,
 # profile and benchmark it against the unfused model (--backend auto: cuDNN on a GPU machine, else
 # oneDNN on the CPU), and finally fuse the ReLUs and residual adds into the convolutions too, and
-# quantize it to int8 (QDQ).
+# quantize it to int8 (QDQ) and run that on integer kernels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -28,7 +28,11 @@ step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass dce --batch
 # Conv + ReLU and the residual blocks' Conv + Add + ReLU as single fused convolutions.
 step ./build/fxc fuse "$model" --pass conv-bn --pass conv-add-relu --pass conv-relu --verify --code
 step ./build/fxc bench "$model" --backend auto --pass conv-bn --pass conv-add-relu --pass conv-relu --batch 4
-# The founding document's purpose: quantization. QDQ int8 for TensorRT, with its accuracy report.
+# The founding document's purpose: quantization. QDQ int8 for TensorRT, with its accuracy report;
+# then for ONNX Runtime's CPU layout, timed as float, as Q/DQ and on integer kernels (fxc run
+# lowers a QDQ model to integer convolutions and adds: -v shows the execution pipeline).
 step ./build/fxc quantize "$model" --preset trt --calibration random:32 --report \
   -o "$out/resnet18_int8.onnx" --check
+step ./build/fxc quantize "$model" --preset ort-cpu --bench --threads 1 \
+  -o "$out/resnet18_uint8.onnx" --check
 step ./build/fxc run "$out/resnet18_int8.onnx"
