@@ -385,7 +385,7 @@ std::string renderViews(const ir::GraphModule& gm, const ViewFlags& flags, bool 
   std::string text;
   if (flags.tabular || (default_tabular && !flags.any()))
     text += ir::printTabular(graph, flags.shapes);
-  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph);
+  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph) + "\n";
   if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(graph);
   if (flags.dot) text += (text.empty() ? "" : "\n") + ir::printDot(gm, name, flags.shapes);
   return text;

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     input_1_scale = self.input_1_scale
     input_1_zero_point = self.input_1_zero_point
     fake_quantize_per_tensor_affine = torch.fake_quantize_per_tensor_affine(input_1, input_1_scale, input_1_zero_point, quant_min = -128, quant_max = 127);  input_1 = input_1_scale = input_1_zero_point = None
@@ -527,8 +530,8 @@ def forward(self, input_1):
     features_18_0_bias = getattr(getattr(self.features, "18"), "0").bias
     features_18_0 = torch.nn.functional.conv2d(fake_quantize_per_tensor_affine_56, fake_quantize_per_channel_affine_51, features_18_0_bias, dilations = [1, 1], group = 1, kernel_shape = [1, 1], pads = [0, 0, 0, 0], strides = [1, 1]);  fake_quantize_per_tensor_affine_56 = fake_quantize_per_channel_affine_51 = features_18_0_bias = None
     features_18_2 = getattr(getattr(self.features, "18"), "2")(features_18_0);  features_18_0 = None
-    adaptive_avg_pool2d = torch.nn.functional.adaptive_avg_pool2d(features_18_2);  features_18_2 = None
-    flatten = torch.flatten(adaptive_avg_pool2d, axis = 1);  adaptive_avg_pool2d = None
+    adaptive_avg_pool2d = torch.nn.functional.adaptive_avg_pool2d(features_18_2, (1, 1));  features_18_2 = None
+    flatten = torch.flatten(adaptive_avg_pool2d, 1);  adaptive_avg_pool2d = None
     flatten_scale = self.flatten_scale
     flatten_zero_point = self.flatten_zero_point
     fake_quantize_per_tensor_affine_57 = torch.fake_quantize_per_tensor_affine(flatten, flatten_scale, flatten_zero_point, quant_min = -128, quant_max = 127);  flatten = flatten_scale = flatten_zero_point = None
@@ -539,3 +542,4 @@ def forward(self, input_1):
     classifier_1_bias = getattr(self.classifier, "1").bias
     classifier_1 = onnx.Gemm(fake_quantize_per_tensor_affine_57, fake_quantize_per_channel_affine_52, classifier_1_bias, alpha = 1.0, beta = 1.0, transB = 1);  fake_quantize_per_tensor_affine_57 = fake_quantize_per_channel_affine_52 = classifier_1_bias = None
     return classifier_1
+    

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     input_1_scale = self.input_1_scale
     input_1_zero_point = self.input_1_zero_point
     fake_quantize_per_tensor_affine = torch.fake_quantize_per_tensor_affine(input_1, input_1_scale, input_1_zero_point, quant_min = -128, quant_max = 127);  input_1 = input_1_scale = input_1_zero_point = None
@@ -206,7 +209,7 @@ def forward(self, input_1):
     add_7 = layer4_1_conv2 + fake_quantize_per_tensor_affine_18;  layer4_1_conv2 = fake_quantize_per_tensor_affine_18 = None
     layer4_1_relu_1 = getattr(self.layer4, "1").relu(add_7);  add_7 = None
     avgpool = self.avgpool(layer4_1_relu_1);  layer4_1_relu_1 = None
-    flatten = torch.flatten(avgpool, axis = 1);  avgpool = None
+    flatten = torch.flatten(avgpool, 1);  avgpool = None
     flatten_scale = self.flatten_scale
     flatten_zero_point = self.flatten_zero_point
     fake_quantize_per_tensor_affine_20 = torch.fake_quantize_per_tensor_affine(flatten, flatten_scale, flatten_zero_point, quant_min = -128, quant_max = 127);  flatten = flatten_scale = flatten_zero_point = None
@@ -217,3 +220,4 @@ def forward(self, input_1):
     fc_bias = self.fc.bias
     fc = onnx.Gemm(fake_quantize_per_tensor_affine_20, dequantize_linear_20, fc_bias, alpha = 1.0, beta = 1.0, transB = 1);  fake_quantize_per_tensor_affine_20 = dequantize_linear_20 = fc_bias = None
     return fc
+    
