@@ -186,5 +186,6 @@ Runner addBenchCommand(CLI::App& app);
 Runner addQuantizeCommand(CLI::App& app);
 Runner addSummaryCommand(CLI::App& app);
 Runner addCompareCommand(CLI::App& app);
+Runner addCodegenCommand(CLI::App& app);
 
 }  // namespace fxc::tools

@@ -19,6 +19,8 @@ bool isIdentifier(std::string_view s) {
   return true;
 }
 
+}  // namespace
+
 // torch.fx's _format_target: "layer1.0.conv1" on self → getattr(self.layer1, "0").conv1
 std::string formatTarget(std::string base, std::string_view target) {
   while (true) {
@@ -34,6 +36,8 @@ std::string formatTarget(std::string base, std::string_view target) {
     target.remove_prefix(dot + 1);
   }
 }
+
+namespace {
 
 std::string formatArgs(const std::vector<Argument>& args, size_t skip, const Kwargs& kwargs) {
   std::string out;

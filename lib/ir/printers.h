@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ir/graph_module.h"
 
@@ -24,6 +25,8 @@ struct CodeOptions {
   std::function<std::optional<std::string>(const Node&)> expression;
 };
 std::string pythonCode(const Graph& graph, const CodeOptions& options = {});
+// torch.fx's _format_target: ("self", "layer1.0.conv1") → getattr(self.layer1, "0").conv1
+std::string formatTarget(std::string base, std::string_view target);
 // Graphviz DOT after torch.fx's FxGraphDrawer: a record per node coloured by opcode, module
 // paths as nested clusters, each value's shape on its edges when `with_shapes`.
 std::string printDot(const GraphModule& gm, const std::string& name, bool with_shapes = false);

@@ -1,0 +1,483 @@
+// fxc codegen: the package around the module tree (codegen_modules.cpp) — forward as the --code
+// view with onnx_ops calls where PyTorch has no call of the same meaning, the state_dict as an
+// .npz, load().
+#include "onnx/codegen.h"
+
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <set>
+#include <unordered_map>
+
+#include "ir/printers.h"
+#include "ir/torch_call.h"
+#include "onnx/codegen_internal.h"
+#include "onnx/op_table.h"
+
+namespace fxc::onnx {
+namespace codegen {
+
+std::string torchDtype(ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::kFloat32:
+      return "torch.float32";
+    case ir::DType::kFloat64:
+      return "torch.float64";
+    case ir::DType::kFloat16:
+      return "torch.float16";
+    case ir::DType::kInt8:
+      return "torch.int8";
+    case ir::DType::kUInt8:
+      return "torch.uint8";
+    case ir::DType::kInt16:
+      return "torch.int16";
+    case ir::DType::kInt32:
+      return "torch.int32";
+    case ir::DType::kInt64:
+      return "torch.int64";
+    case ir::DType::kBool:
+      return "torch.bool";
+    default:
+      return "";
+  }
+}
+
+std::string pyTuple(const std::vector<int64_t>& values) {
+  std::string out = "(";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + (values.size() == 1 ? ",)" : ")");
+}
+
+std::string pyNumber(double value) { return ir::pyRepr(ir::Argument(value)); }
+
+StateTensor stateOf(const std::string& name, const ir::Tensor& tensor) {
+  if (torchDtype(tensor.dtype).empty())
+    throw ModelError("tensor " + name + ": " + std::string(ir::dtypeName(tensor.dtype)) +
+                     " has no numpy type that torch reads");
+  return {name, tensor.dtype, tensor.dims, std::string(tensor.bytes(), tensor.byteSize())};
+}
+
+}  // namespace codegen
+
+namespace {
+
+using codegen::StateTensor;
+
+// ---- weights.npz: an uncompressed ZIP of .npy files, as numpy.savez writes it ----------------
+
+const char* npyDescr(ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::kFloat32:
+      return "<f4";
+    case ir::DType::kFloat64:
+      return "<f8";
+    case ir::DType::kFloat16:
+      return "<f2";
+    case ir::DType::kInt8:
+      return "|i1";
+    case ir::DType::kUInt8:
+      return "|u1";
+    case ir::DType::kInt16:
+      return "<i2";
+    case ir::DType::kInt32:
+      return "<i4";
+    case ir::DType::kInt64:
+      return "<i8";
+    case ir::DType::kBool:
+      return "|b1";
+    default:
+      return nullptr;
+  }
+}
+
+std::string npy(const StateTensor& tensor) {
+  std::string header = "{'descr': '" + std::string(npyDescr(tensor.dtype)) +
+                       "', 'fortran_order': False, 'shape': " + codegen::pyTuple(tensor.dims) +
+                       ", }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY\x01";
+  out += '\0';
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  return out + header + tensor.bytes;
+}
+
+uint32_t crc32(const std::string& bytes) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : bytes) c = table[(c ^ b) & 0xff] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+void put16(std::string& out, uint32_t v) {
+  out += static_cast<char>(v & 0xff);
+  out += static_cast<char>((v >> 8) & 0xff);
+}
+void put32(std::string& out, uint32_t v) {
+  put16(out, v & 0xffff);
+  put16(out, v >> 16);
+}
+
+std::string npz(const std::vector<StateTensor>& state) {
+  std::string out, directory;
+  if (state.size() > 0xffff) throw ModelError("over 65535 tensors: no .npz without ZIP64");
+  for (const StateTensor& tensor : state) {
+    std::string data = npy(tensor);
+    std::string name = tensor.name + ".npy";
+    if (out.size() + data.size() + name.size() + 30 > 0xffffffffu)
+      throw ModelError("the weights exceed 4 GiB: no .npz without ZIP64");
+    uint32_t crc = crc32(data), offset = static_cast<uint32_t>(out.size());
+    auto size = static_cast<uint32_t>(data.size());
+    auto fields = [&](std::string& to) {  // from "version needed" to the name's length
+      put16(to, 20);
+      put16(to, 0);     // flags
+      put16(to, 0);     // stored
+      put16(to, 0);     // time
+      put16(to, 0x21);  // 1980-01-01
+      put32(to, crc);
+      put32(to, size);
+      put32(to, size);
+      put16(to, static_cast<uint32_t>(name.size()));
+      put16(to, 0);  // extra
+    };
+    put32(out, 0x04034b50);
+    fields(out);
+    out += name;
+    out += data;
+    put32(directory, 0x02014b50);
+    put16(directory, 20);  // made by
+    fields(directory);
+    put16(directory, 0);  // comment
+    put16(directory, 0);  // disk
+    put16(directory, 0);  // internal attributes
+    put32(directory, 0);  // external attributes
+    put32(directory, offset);
+    directory += name;
+  }
+  auto directory_offset = static_cast<uint32_t>(out.size());
+  out += directory;
+  put32(out, 0x06054b50);
+  put16(out, 0);
+  put16(out, 0);
+  put16(out, static_cast<uint32_t>(state.size()));
+  put16(out, static_cast<uint32_t>(state.size()));
+  put32(out, static_cast<uint32_t>(directory.size()));
+  put32(out, directory_offset);
+  put16(out, 0);
+  return out;
+}
+
+// ---- forward -------------------------------------------------------------------------------
+
+// The functions onnx_ops.py defines.
+const std::set<std::string>& onnxOps() {
+  static const std::set<std::string> ops = [] {
+    std::set<std::string> out;
+    const char* text = onnxOpsSource();
+    for (const char* p = std::strstr(text, "\ndef "); p; p = std::strstr(p + 1, "\ndef ")) {
+      const char* name = p + 5;
+      const char* end = std::strchr(name, '(');
+      if (end && name[0] >= 'A' && name[0] <= 'Z') out.emplace(name, end);
+    }
+    return out;
+  }();
+  return ops;
+}
+
+// Calls whose torch.fx form is PyTorch's call of the same meaning, as the views print them.
+bool sameInTorch(const ir::Node& node) {
+  static const std::set<std::string> operators = {
+      "operator.add", "operator.sub", "operator.mul", "operator.matmul", "operator.eq",
+      "operator.lt",  "operator.gt",  "operator.le",  "operator.ge",     "operator.and_",
+      "operator.or_", "operator.xor", "operator.neg"};
+  static const std::set<std::string> unary = {"torch.relu",
+                                              "torch.sigmoid",
+                                              "torch.tanh",
+                                              "torch.exp",
+                                              "torch.log",
+                                              "torch.sqrt",
+                                              "torch.abs",
+                                              "torch.ceil",
+                                              "torch.floor",
+                                              "torch.round",
+                                              "torch.sin",
+                                              "torch.cos",
+                                              "torch.tan",
+                                              "torch.asin",
+                                              "torch.acos",
+                                              "torch.atan",
+                                              "torch.sinh",
+                                              "torch.cosh",
+                                              "torch.asinh",
+                                              "torch.acosh",
+                                              "torch.atanh",
+                                              "torch.erf",
+                                              "torch.reciprocal",
+                                              "torch.sign",
+                                              "torch.isnan",
+                                              "torch.logical_not",
+                                              "torch.nn.functional.hardswish",
+                                              "torch.nn.functional.mish",
+                                              "torch.nn.functional.softsign",
+                                              "torch.nn.functional.softplus"};
+  const std::string& target = node.target();
+  if (!node.kwargs().empty()) return false;
+  if (operators.count(target)) return true;
+  if (target == "operator.truediv") {
+    const ir::Node* a =
+        node.args().empty() || !node.args()[0].isNode() ? nullptr : node.args()[0].toNode();
+    return a &&
+           (a->meta.dtype == "float32" || a->meta.dtype == "float64" || a->meta.dtype == "float16");
+  }
+  if (target == "torch.where") return node.args().size() == 3;
+  return unary.count(target) && node.args().size() == 1;
+}
+
+// How many outputs the graph reads of a multi-output node (its getitems), 0 when it is its value.
+int64_t outputsRead(const ir::Node& node) {
+  int64_t count = 0;
+  for (const ir::Node* user : node.users()) {
+    if (user->op() == ir::Opcode::kCallFunction && user->target() == "operator.getitem" &&
+        user->args().size() == 2 && user->args()[1].kind() == ir::Argument::Kind::kInt)
+      count = std::max(count, user->args()[1].toInt() + 1);
+  }
+  return count;
+}
+
+std::string tensorLiteral(const ir::Node& node, const std::string& key, const ir::Tensor& t) {
+  if (t.numel() > 64 || codegen::torchDtype(t.dtype).empty())
+    throw ModelError("attribute " + key + ": a tensor over 64 elements or of " +
+                     std::string(ir::dtypeName(t.dtype)));
+  std::string items;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const char* at = t.bytes() + i * static_cast<int64_t>(ir::dtypeSize(t.dtype));
+    double v = 0;
+    switch (t.dtype) {
+      case ir::DType::kFloat32: {
+        float f;
+        std::memcpy(&f, at, 4);
+        v = f;
+        break;
+      }
+      case ir::DType::kFloat64:
+        std::memcpy(&v, at, 8);
+        break;
+      case ir::DType::kInt64: {
+        int64_t x;
+        std::memcpy(&x, at, 8);
+        items += (i ? ", " : "") + std::to_string(x);
+        continue;
+      }
+      case ir::DType::kInt32: {
+        int32_t x;
+        std::memcpy(&x, at, 4);
+        items += (i ? ", " : "") + std::to_string(x);
+        continue;
+      }
+      case ir::DType::kBool:
+      case ir::DType::kUInt8: {
+        items += (i ? ", " : "") + std::to_string(static_cast<unsigned char>(*at));
+        continue;
+      }
+      default:
+        throw ModelError("node '" + node.name() + "': attribute " + key + " of " +
+                         std::string(ir::dtypeName(t.dtype)));
+    }
+    items += (i ? ", " : "") + codegen::pyNumber(v);
+  }
+  return "torch.tensor([" + items + "], dtype=" + codegen::torchDtype(t.dtype) + ").reshape(" +
+         codegen::pyTuple(t.dims) + ")";
+}
+
+std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::Node& node) {
+  if (node.op() != ir::Opcode::kCallFunction || node.target() == "operator.getitem")
+    return std::nullopt;
+  int64_t outputs = outputsRead(node);
+  auto op = opForTarget(node.target());
+  std::string what = "node '" + node.name() + "' (" + node.target() + "): ";
+  static const std::set<std::string> tuple_ops = {"TopK", "Split", "Dropout", "BatchNormalization",
+                                                  "LayerNormalization"};
+  if (outputs == 0 && (sameInTorch(node) || ir::torchCall(node))) return std::nullopt;
+  if (!op || !op->first.empty() || !onnxOps().count(op->second))
+    throw ModelError(what + "no PyTorch code for this op in fxc codegen");
+  if (outputs > 0 && !tuple_ops.count(op->second))
+    throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
+  std::string out = "onnx_ops." + op->second + "(";
+  bool first = true;
+  auto add = [&](const std::string& text) {
+    out += (first ? "" : ", ") + text;
+    first = false;
+  };
+  for (const ir::Argument& arg : node.args()) add(ir::pyRepr(arg));
+  for (const auto& [key, value] : node.kwargs()) {
+    bool tensor = false;
+    for (const auto& [name, t] : node.meta.tensor_attributes) {
+      if (name == key) {
+        add(key + "=" + tensorLiteral(node, key, *t));
+        tensor = true;
+      }
+    }
+    if (tensor) continue;
+    if (key == "captures") throw ModelError(what + "subgraphs have no PyTorch code in fxc codegen");
+    add(key + "=" + ir::pyRepr(value));
+  }
+  if ((op->second == "Softmax" || op->second == "LogSoftmax") && gm.opset > 0 && gm.opset < 13)
+    add("legacy=True");
+  // Ops with optional outputs return a tuple only when asked for more than their first.
+  if (outputs > 1 && (op->second == "Dropout" || op->second == "BatchNormalization" ||
+                      op->second == "LayerNormalization"))
+    add("_outputs=" + std::to_string(outputs));
+  return out + ")";
+}
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+std::string indent(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out += "    ";
+    out += text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+// ---- __init__ and the module tree ------------------------------------------------------------
+
+std::string initSource(const std::string& source) {
+  return "\"\"\"A PyTorch module generated by fxc codegen from " + source +
+         " (torch.fx's GraphModule.to_folder).\n\n"
+         "    import DIR; module = DIR.load()\n"
+         "\"\"\"\n"
+         "import os\n\n"
+         "import numpy\n"
+         "import torch\n\n"
+         "from .module import FxModule\n\n\n"
+         "def load(device=\"cpu\"):\n"
+         "    \"\"\"FxModule with the model's weights (weights.npz), in eval mode.\"\"\"\n"
+         "    module = FxModule()\n"
+         "    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), \"weights.npz\")\n"
+         "    with numpy.load(path) as weights:\n"
+         "        state = {name: torch.from_numpy(weights[name].copy()) for name in "
+         "weights.files}\n"
+         "    missing, unexpected = module.load_state_dict(state, strict=False)\n"
+         "    # ONNX keeps no BatchNorm step count: torch's counter stays at zero.\n"
+         "    missing = [name for name in missing if not name.endswith(\"num_batches_tracked\")]\n"
+         "    if missing or unexpected:\n"
+         "        raise RuntimeError(f\"weights.npz does not fit FxModule: missing {missing}, \"\n"
+         "                           f\"unexpected {unexpected}\")\n"
+         "    return module.to(device).eval()\n";
+}
+
+std::string pyStrings(const std::vector<std::string>& items) {
+  std::vector<ir::Argument> values(items.begin(), items.end());
+  return ir::pyRepr(ir::Argument::tuple(std::move(values)));
+}
+
+}  // namespace
+
+Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::string& source,
+                                        const std::vector<std::string>& output_names) {
+  try {
+    std::vector<StateTensor> state;
+    std::vector<std::string> input_names;
+    // The rank of the input each module is called on, for the constructors that need it.
+    std::unordered_map<std::string, int> input_rank;
+    for (const ir::Node* node : gm.graph()) {
+      if (node->op() == ir::Opcode::kPlaceholder && !isIdentifier(node->target()))
+        throw ModelError("input '" + node->target() + "' is not a Python identifier");
+      if (node->op() == ir::Opcode::kPlaceholder) input_names.push_back(node->meta.value_name);
+      if (node->op() != ir::Opcode::kCallModule) continue;
+      if (outputsRead(*node) > 0)
+        throw ModelError("node '" + node->name() + "' (" + node->target() +
+                         "): several outputs of a module have no torch.nn counterpart");
+      int rank = -1;
+      if (!node->args().empty() && node->args()[0].isNode() && node->args()[0].toNode()->meta.shape)
+        rank = static_cast<int>(node->args()[0].toNode()->meta.shape->size());
+      input_rank.emplace(node->target(), rank);
+    }
+    std::string init = "    def __init__(self):\n        super().__init__()\n";
+    auto registerTensors = [&](const ir::Module& module, const std::string& path,
+                               const std::string& self) {
+      for (const auto& [name, tensor] : module.tensors()) {
+        std::string full = path.empty() ? name : path + "." + name;
+        state.push_back(codegen::stateOf(full, *tensor));
+        std::string empty = "torch.empty(" + codegen::pyTuple(tensor->dims) +
+                            ", dtype=" + codegen::torchDtype(tensor->dtype) + ")";
+        bool floating = tensor->dtype == ir::DType::kFloat32 ||
+                        tensor->dtype == ir::DType::kFloat64 ||
+                        tensor->dtype == ir::DType::kFloat16;
+        // Constants of the graph are buffers; weights a container holds are parameters.
+        if (floating && !path.empty())
+          init += "        " + self + ".register_parameter(\"" + name + "\", torch.nn.Parameter(" +
+                  empty + "))\n";
+        else
+          init += "        " + self + ".register_buffer(\"" + name + "\", " + empty + ")\n";
+      }
+    };
+    registerTensors(gm.root(), "", "self");
+    for (const auto& [path, module] : gm.namedModules()) {
+      size_t dot = path.rfind('.');
+      std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+      std::string atom = dot == std::string::npos ? path : path.substr(dot + 1);
+      std::string parent_expr = parent.empty() ? "self" : ir::formatTarget("self", parent);
+      std::string constructor;
+      if (module->type() == "Module") {
+        constructor = "torch.nn.Module()";
+      } else {
+        auto rank = input_rank.find(path);
+        constructor = codegen::moduleConstructor(
+            *module, path, rank == input_rank.end() ? -1 : rank->second, state);
+      }
+      init += "        " + parent_expr + ".add_module(\"" + atom + "\", " + constructor + ")\n";
+      if (module->type() == "Module")
+        registerTensors(*module, path, ir::formatTarget("self", path));
+    }
+    ir::CodeOptions options;
+    options.torch_fx_layout = false;
+    options.expression = [&gm](const ir::Node& node) { return callExpression(gm, node); };
+    std::string forward = ir::pythonCode(gm.graph(), options);
+
+    std::string module_py =
+        "# Generated by fxc codegen from " + source +
+        ": torch.fx's GraphModule.to_folder for an ONNX model.\n"
+        "# forward is `fxc trace --code`; ONNX ops without a PyTorch call of the same meaning are "
+        "in onnx_ops.py.\n"
+        "import torch\n\n"
+        "from . import onnx_ops\n\n\n"
+        "class FxModule(torch.nn.Module):\n"
+        "    # The ONNX model's input and output names, in forward's order.\n"
+        "    onnx_inputs = " +
+        pyStrings(input_names) + "\n    onnx_outputs = " + pyStrings(output_names) + "\n\n" + init +
+        "\n" + indent(forward);
+    PyTorchPackage package;
+    package.files.emplace_back("weights.npz", npz(state));
+    package.files.emplace_back("onnx_ops.py", onnxOpsSource());
+    package.files.emplace_back("module.py", std::move(module_py));
+    package.files.emplace_back("__init__.py", initSource(source));
+    return package;
+  } catch (const ModelError& error) {
+    return Error{error.what()};
+  }
+}
+
+}  // namespace fxc::onnx
