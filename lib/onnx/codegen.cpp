@@ -333,8 +333,8 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   }
   if ((op->second == "Softmax" || op->second == "LogSoftmax") && gm.opset > 0 && gm.opset < 13)
     add("legacy=True");
-  // Ops with optional outputs return a tuple only when asked for more than their first.
-  if (outputs > 1 && (op->second == "Dropout" || op->second == "BatchNormalization" ||
+  // Ops with optional outputs return a tuple only when the graph indexes them.
+  if (outputs > 0 && (op->second == "Dropout" || op->second == "BatchNormalization" ||
                       op->second == "LayerNormalization"))
     add("_outputs=" + std::to_string(outputs));
   return out + ")";

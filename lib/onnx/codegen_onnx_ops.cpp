@@ -9,7 +9,7 @@ const char* onnxOpsSource() {
 
 Each function takes the op's inputs in ONNX's order (None for an omitted optional input) and its
 attributes under their ONNX names, and computes what the ONNX operator computes. `_outputs` asks
-an op with optional outputs for that many of them, as a tuple.
+an op with optional outputs for a tuple of its first outputs (the graph reads them by index).
 """
 import functools
 import math
@@ -35,7 +35,7 @@ def _axis(axis, rank):
 
 
 def _tuple(values, outputs):
-    return values[0] if outputs == 1 else tuple(values[:outputs])
+    return values[0] if outputs is None else tuple(values[:outputs])
 
 
 def Identity(x):
@@ -340,7 +340,7 @@ def Pad(x, pads=None, constant_value=None, axes=None, mode="constant", value=0.0
     return F.pad(x, torch_pads, {"reflect": "reflect", "edge": "replicate", "wrap": "circular"}[mode])
 
 
-def Dropout(x, ratio=None, training_mode=None, seed=None, _outputs=1):
+def Dropout(x, ratio=None, training_mode=None, seed=None, _outputs=None):
     if training_mode is not None and bool(training_mode) and ratio is not None and float(ratio) > 0:
         raise NotImplementedError("Dropout in training mode")
     return _tuple((x, torch.ones_like(x, dtype=torch.bool)), _outputs)
@@ -404,13 +404,13 @@ def GlobalMaxPool(x):
 
 
 def BatchNormalization(x, scale, bias, mean, var, epsilon=1e-5, momentum=0.9, training_mode=0,
-                       _outputs=1):
+                       _outputs=None):
     if training_mode:
         raise NotImplementedError("BatchNormalization in training mode")
-    return F.batch_norm(x, mean, var, scale, bias, False, 0.0, epsilon)
+    return _tuple((F.batch_norm(x, mean, var, scale, bias, False, 0.0, epsilon), mean, var), _outputs)
 
 
-def LayerNormalization(x, scale, bias=None, axis=-1, epsilon=1e-5, stash_type=1, _outputs=1):
+def LayerNormalization(x, scale, bias=None, axis=-1, epsilon=1e-5, stash_type=1, _outputs=None):
     axis = _axis(axis, x.dim())
     dims = list(range(axis, x.dim()))
     mean = x.mean(dims, keepdim=True)
