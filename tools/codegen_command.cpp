@@ -1,12 +1,7 @@
 // fxc codegen MODEL -o DIR [--force]: the model as a PyTorch package (torch.fx's
 // GraphModule.to_folder): DIR/module.py, onnx_ops.py, weights.npz, __init__.py.
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
 
-#include <cerrno>
-#include <cstring>
-
-#include "ir/output_file.h"
 #include "onnx/codegen.h"
 #include "tools/common.h"
 
@@ -36,37 +31,10 @@ int runCodegen(const CodegenFlags& flags) {
     printError(modelLabel(path) + ": " + package.error());
     return kExitFailure;
   }
-  // Nothing is written unless every file may be: DIR is a directory (or is made), and no file of
-  // the package is there already without --force.
-  struct stat info {};
-  if (stat(flags.dir.c_str(), &info) == 0) {
-    if (!S_ISDIR(info.st_mode)) {
-      printError(flags.dir + ": not a directory");
-      return kExitFailure;
-    }
-  } else if (errno != ENOENT || mkdir(flags.dir.c_str(), 0777) != 0) {
-    printError(flags.dir + ": cannot create the directory: " + std::strerror(errno));
+  auto written = writePackage(package.value(), flags.dir, flags.force);
+  if (!written) {
+    printError(written.error());
     return kExitFailure;
-  }
-  if (!flags.force) {
-    for (const auto& [name, bytes] : package.value().files) {
-      std::string file = flags.dir + "/" + name;
-      if (lstat(file.c_str(), &info) == 0) {
-        printError(file + ": exists (--force replaces it)");
-        return kExitFailure;
-      }
-    }
-  }
-  // Each file is written whole and renamed into place; __init__.py last, so that a package
-  // interrupted half way does not import.
-  for (const auto& [name, bytes] : package.value().files) {
-    OutputFile out(flags.dir + "/" + name);
-    out.write(bytes);
-    auto done = out.commit();
-    if (!done) {
-      printError(done.error());
-      return kExitFailure;
-    }
   }
   spdlog::info("wrote {}/: module.py, onnx_ops.py, weights.npz, __init__.py", flags.dir);
   bury(std::move(traced.value()));

@@ -376,16 +376,27 @@ std::string initSource(const std::string& source) {
          "    \"\"\"FxModule with the model's weights (weights.npz), in eval mode.\"\"\"\n"
          "    module = FxModule()\n"
          "    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), \"weights.npz\")\n"
+         "    state = module.state_dict()  # for its metadata: the versions of torch's modules\n"
+         "    state.clear()\n"
          "    with numpy.load(path) as weights:\n"
-         "        state = {name: torch.from_numpy(weights[name].copy()) for name in "
-         "weights.files}\n"
+         "        for name in weights.files:\n"
+         "            state[name] = torch.from_numpy(weights[name].copy())\n"
          "    missing, unexpected = module.load_state_dict(state, strict=False)\n"
-         "    # ONNX keeps no BatchNorm step count: torch's counter stays at zero.\n"
-         "    missing = [name for name in missing if not name.endswith(\"num_batches_tracked\")]\n"
+         "    # What ONNX has no value for keeps torch's: BatchNorm's step count, FakeQuantize's\n"
+         "    # switches and ε.\n"
+         "    kept = (\"num_batches_tracked\", \"fake_quant_enabled\", \"observer_enabled\",\n"
+         "            \"activation_post_process.eps\")\n"
+         "    missing = [name for name in missing if not name.endswith(kept)]\n"
          "    if missing or unexpected:\n"
          "        raise RuntimeError(f\"weights.npz does not fit FxModule: missing {missing}, \"\n"
          "                           f\"unexpected {unexpected}\")\n"
          "    return module.to(device).eval()\n";
+}
+
+bool isFakeQuantize(const ir::Node& node) {
+  return node.op() == ir::Opcode::kCallFunction &&
+         (node.target() == "torch.fake_quantize_per_tensor_affine" ||
+          node.target() == "torch.fake_quantize_per_channel_affine");
 }
 
 std::string pyStrings(const std::vector<std::string>& items) {
@@ -394,6 +405,51 @@ std::string pyStrings(const std::vector<std::string>& items) {
 }
 
 }  // namespace
+
+void fakeQuantizeAsModules(ir::GraphModule& gm) {
+  std::vector<ir::Node*> calls;
+  for (ir::Node* node : gm.graph()) {
+    if (isFakeQuantize(*node)) calls.push_back(node);
+  }
+  for (ir::Node* call : calls) {
+    const auto& args = call->args();
+    if (args.size() != 3 || !args[1].isNode() || !args[2].isNode() ||
+        args[1].toNode()->op() != ir::Opcode::kGetAttr ||
+        args[2].toNode()->op() != ir::Opcode::kGetAttr)
+      throw InternalError("fake-quantize '" + call->name() + "' without constant qparams");
+    ir::Node* scale = args[1].toNode();
+    ir::Node* zero_point = args[2].toNode();
+    std::string base = scale->target();
+    if (base.size() > 6 && base.compare(base.size() - 6, 6, "_scale") == 0)
+      base.resize(base.size() - 6);
+    std::string path = gm.freshPath(base + "_fake_quant");
+    ir::Module* module = gm.addModule(path, "FakeQuantize");
+    module->setTensor("scale", gm.findTensor(scale->target()));
+    module->setTensor("zero_point", gm.findTensor(zero_point->target()));
+    for (const auto& [key, value] : call->kwargs()) module->setAttribute(key, value);
+    ir::Node* replacement;
+    {
+      auto guard = gm.graph().insertingBefore(call);
+      replacement = gm.graph().callModule(path, {args[0]});
+    }
+    replacement->meta = call->meta;
+    call->replaceAllUsesWith(replacement);
+    gm.graph().eraseNode(call);
+    for (ir::Node* holder : {scale, zero_point}) {
+      if (!holder->users().empty()) continue;
+      std::string target = holder->target();
+      gm.graph().eraseNode(holder);
+      size_t dot = target.rfind('.');
+      ir::Module* owner =
+          dot == std::string::npos ? &gm.root() : gm.findModule(target.substr(0, dot));
+      bool used = false;
+      for (const ir::Node* node : gm.graph())
+        used = used || (node->op() == ir::Opcode::kGetAttr && node->target() == target);
+      if (owner && !used)
+        owner->removeTensor(dot == std::string::npos ? target : target.substr(dot + 1));
+    }
+  }
+}
 
 Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::string& source,
                                         const std::vector<std::string>& output_names) {
@@ -441,7 +497,10 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
       std::string atom = dot == std::string::npos ? path : path.substr(dot + 1);
       std::string parent_expr = parent.empty() ? "self" : ir::formatTarget("self", parent);
       std::string constructor;
-      if (module->type() == "Module") {
+      // A module no node calls only holds tensors (a QAT graph's convolution reads its weight
+      // through get_attr): a container, whatever its type.
+      bool container = module->type() == "Module" || !input_rank.count(path);
+      if (container) {
         constructor = "torch.nn.Module()";
       } else {
         auto rank = input_rank.find(path);
@@ -449,8 +508,7 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
             *module, path, rank == input_rank.end() ? -1 : rank->second, state);
       }
       init += "        " + parent_expr + ".add_module(\"" + atom + "\", " + constructor + ")\n";
-      if (module->type() == "Module")
-        registerTensors(*module, path, ir::formatTarget("self", path));
+      if (container) registerTensors(*module, path, ir::formatTarget("self", path));
     }
     ir::CodeOptions options;
     options.torch_fx_layout = false;

@@ -28,6 +28,12 @@ struct PyTorchPackage {
 Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::string& source,
                                         const std::vector<std::string>& output_names);
 
+// For `fxc quantize --qat --codegen`: each torch.fake_quantize_per_{tensor,channel}_affine call
+// becomes a call of a FakeQuantize module holding its scale and zero point (at the scale's path,
+// "_scale" → "_fake_quant"), which codegen writes as torch.ao.quantization.FakeQuantize
+// initialized from them. The graph is then for codegen only: it no longer exports.
+void fakeQuantizeAsModules(ir::GraphModule& gm);
+
 // The text of onnx_ops.py.
 const char* onnxOpsSource();
 

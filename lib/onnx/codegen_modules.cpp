@@ -240,6 +240,78 @@ std::string pool(const Context& c, bool max) {
          ", count_include_pad=" + (c.intAttribute("count_include_pad", 0) ? "True" : "False") + ")";
 }
 
+// Integer elements of a zero point (int8, uint8, int32) as int64.
+std::vector<int64_t> integers(const Context& c, const ir::Tensor& t) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const char* at = t.bytes() + i * static_cast<int64_t>(ir::dtypeSize(t.dtype));
+    switch (t.dtype) {
+      case ir::DType::kInt8:
+        out.push_back(static_cast<int8_t>(*at));
+        break;
+      case ir::DType::kUInt8:
+        out.push_back(static_cast<uint8_t>(*at));
+        break;
+      case ir::DType::kInt32: {
+        int32_t v;
+        std::memcpy(&v, at, 4);
+        out.push_back(v);
+        break;
+      }
+      default:
+        c.refuse("a zero point of " + std::string(ir::dtypeName(t.dtype)));
+    }
+  }
+  return out;
+}
+
+StateTensor floats(const std::string& name, const std::vector<float>& values,
+                   std::vector<int64_t> dims) {
+  StateTensor out{name, ir::DType::kFloat32, std::move(dims), {}};
+  out.bytes.assign(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  return out;
+}
+
+// torch.ao.quantization.FakeQuantize with its moving-average observer, its scale and zero point
+// fxc's calibration, the observer's range the one they quantize (so that QAT starts there).
+std::string fakeQuantize(const Context& c) {
+  c.onlyAttributes({"quant_min", "quant_max", "axis"});
+  const ir::Tensor& scale = c.tensor("scale");
+  const ir::Tensor& zero_point = c.tensor("zero_point");
+  if (scale.dtype != ir::DType::kFloat32) c.refuse("a scale not of float32");
+  int64_t quant_min = c.intAttribute("quant_min", -128),
+          quant_max = c.intAttribute("quant_max", 127);
+  bool per_channel = c.attribute("axis") != nullptr;
+  std::vector<float> scales(static_cast<size_t>(scale.numel()));
+  std::memcpy(scales.data(), scale.bytes(), scales.size() * sizeof(float));
+  std::vector<int64_t> zeros = integers(c, zero_point);
+  if (zeros.size() != scales.size()) c.refuse("scale and zero point of different sizes");
+  bool symmetric = quant_min < 0;
+  for (int64_t z : zeros) symmetric = symmetric && z == 0;
+  std::vector<float> low, high;
+  std::vector<int32_t> zeros32;
+  for (size_t i = 0; i < scales.size(); ++i) {
+    low.push_back(static_cast<float>(quant_min - zeros[i]) * scales[i]);
+    high.push_back(static_cast<float>(quant_max - zeros[i]) * scales[i]);
+    zeros32.push_back(static_cast<int32_t>(zeros[i]));
+  }
+  std::vector<int64_t> dims = {static_cast<int64_t>(scales.size())};
+  c.state.push_back(floats(c.path + ".scale", scales, dims));
+  StateTensor zp{c.path + ".zero_point", ir::DType::kInt32, dims, {}};
+  zp.bytes.assign(reinterpret_cast<const char*>(zeros32.data()), zeros32.size() * 4);
+  c.state.push_back(std::move(zp));
+  // A per-tensor observer keeps its range as 0-d tensors.
+  std::vector<int64_t> range_dims = per_channel ? dims : std::vector<int64_t>{};
+  c.state.push_back(floats(c.path + ".activation_post_process.min_val", low, range_dims));
+  c.state.push_back(floats(c.path + ".activation_post_process.max_val", high, range_dims));
+  std::string call =
+      "onnx_ops.fake_quantize(" + std::to_string(quant_min) + ", " + std::to_string(quant_max);
+  if (per_channel)
+    call += ", channels=" + std::to_string(scales.size()) +
+            ", axis=" + std::to_string(c.intAttribute("axis", 0));
+  return call + ", symmetric=" + (symmetric ? "True" : "False") + ")";
+}
+
 // A module of no attributes and no tensors.
 std::function<std::string(const Context&)> plain(const char* constructor) {
   return [constructor](const Context& c) {
@@ -262,6 +334,7 @@ const std::unordered_map<std::string, std::function<std::string(const Context&)>
       {"BatchNorm2d", batchNorm},
       {"BatchNorm3d", batchNorm},
       {"Linear", linear},
+      {"FakeQuantize", fakeQuantize},
       {"LayerNorm", layerNorm},
       {"MaxPool1d", [](C c) { return pool(c, true); }},
       {"MaxPool2d", [](C c) { return pool(c, true); }},

@@ -457,6 +457,29 @@ def Conv(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=
         begin = [0] * spatial
     function = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[spatial]
     return function(x, w, b, strides, begin, dilations, group)
+
+
+
+def fake_quantize(quant_min, quant_max, channels=None, axis=0, symmetric=False):
+    """torch.ao.quantization.FakeQuantize for a quantizer of `fxc quantize --qat --codegen`: a
+    moving-average observer, per channel when `channels` is given, its buffers shaped for the
+    calibrated scale, zero point and range that load() puts in."""
+    q = torch.ao.quantization
+    dtype = torch.qint8 if quant_min < 0 else torch.quint8
+    if channels is None:
+        return q.FakeQuantize(observer=q.MovingAverageMinMaxObserver, quant_min=quant_min,
+                              quant_max=quant_max, dtype=dtype,
+                              qscheme=torch.per_tensor_symmetric if symmetric
+                              else torch.per_tensor_affine)
+    fake = q.FakeQuantize(observer=q.MovingAveragePerChannelMinMaxObserver, quant_min=quant_min,
+                          quant_max=quant_max, dtype=dtype, ch_axis=axis,
+                          qscheme=torch.per_channel_symmetric if symmetric
+                          else torch.per_channel_affine)
+    fake.scale = torch.ones(channels)
+    fake.zero_point = torch.zeros(channels, dtype=torch.int32)
+    fake.activation_post_process.min_val = torch.full((channels,), float("inf"))
+    fake.activation_post_process.max_val = torch.full((channels,), float("-inf"))
+    return fake
 )PY";
 }
 
