@@ -227,7 +227,8 @@ std::string pool(const Context& c, bool max) {
     if (2 * padding[i] > kernel[i]) c.refuse("padding over half the kernel");
   }
   if (c.intAttribute("storage_order", 0) != 0) c.refuse("storage_order");
-  c.takeTensors({});
+  // A recognized AvgPool2d keeps the Pad's constant it was proved from; its attributes say all.
+  c.takeTensors({}, /*proofs=*/!max);
   std::string n = std::to_string(rank);
   std::string ceil = c.intAttribute("ceil_mode", 0) ? "True" : "False";
   if (max)
