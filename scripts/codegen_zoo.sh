@@ -6,8 +6,4 @@ set -u
 cd "$(dirname "$0")/.."
 zoo=${1:-build/zoo}
 exec test/cli/codegen_torch.sh build/fxc \
-  --expect-refusal "gru_bidirectional_2.fold=node 'gru' (onnx.GRU)" \
-  --expect-refusal "gru_bidirectional_2.preserve=node 'gru' (onnx.GRU)" \
-  --expect-refusal "lstm_bidirectional_2.fold=node 'lstm' (onnx.LSTM)" \
-  --expect-refusal "lstm_bidirectional_2.preserve=node 'lstm' (onnx.LSTM)" \
   "$zoo"/*.onnx

@@ -305,8 +305,8 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   int64_t outputs = outputsRead(node);
   auto op = opForTarget(node.target());
   std::string what = "node '" + node.name() + "' (" + node.target() + "): ";
-  static const std::set<std::string> tuple_ops = {"TopK", "Split", "Dropout", "BatchNormalization",
-                                                  "LayerNormalization"};
+  static const std::set<std::string> tuple_ops = {
+      "TopK", "Split", "Dropout", "BatchNormalization", "LayerNormalization", "LSTM", "GRU"};
   if (outputs == 0 && (sameInTorch(node) || ir::torchCall(node))) return std::nullopt;
   if (!op || !op->first.empty() || !onnxOps().count(op->second))
     throw ModelError(what + "no PyTorch code for this op in fxc codegen");

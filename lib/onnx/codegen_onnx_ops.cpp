@@ -460,6 +460,66 @@ def Conv(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=
 
 
 
+def _recurrent(cell, gates, X, W, R, B, sequence_lens, initial_states, direction, hidden_size,
+               layout, extra):
+    if sequence_lens is not None or layout or extra:
+        raise NotImplementedError("sequence_lens, layout 1, clip, activations or peepholes")
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise NotImplementedError(direction)
+    directions = 2 if direction == "bidirectional" else 1
+    steps, batch = X.shape[0], X.shape[1]
+    if B is None:
+        B = X.new_zeros(directions, 2 * gates * hidden_size)
+    ys, finals = [], []
+    for d in range(directions):
+        states = [X.new_zeros(batch, hidden_size) if s is None else s[d] for s in initial_states]
+        reverse = direction == "reverse" or d == 1
+        order = range(steps - 1, -1, -1) if reverse else range(steps)
+        outputs = [None] * steps
+        w_bias, r_bias = B[d, :gates * hidden_size], B[d, gates * hidden_size:]
+        for t in order:
+            states = cell(X[t] @ W[d].t() + w_bias, states, R[d], r_bias, hidden_size)
+            outputs[t] = states[0]
+        ys.append(torch.stack(outputs))
+        finals.append(states)
+    Y = torch.stack(ys, 1)  # [seq, directions, batch, hidden]
+    return (Y,) + tuple(torch.stack([f[i] for f in finals]) for i in range(len(initial_states)))
+
+
+def _lstm_cell(x, states, r, r_bias, hidden):
+    h, c = states
+    i, o, f, g = (x + h @ r.t() + r_bias).split(hidden, 1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    return torch.sigmoid(o) * torch.tanh(c), c
+
+
+def LSTM(X, W, R, B=None, sequence_lens=None, initial_h=None, initial_c=None, P=None,
+         direction="forward", hidden_size=None, layout=0, clip=None, input_forget=0,
+         activations=None, activation_alpha=None, activation_beta=None):
+    extra = P is not None or clip is not None or input_forget or activations is not None
+    return _recurrent(_lstm_cell, 4, X, W, R, B, sequence_lens, [initial_h, initial_c],
+                      direction, hidden_size, layout, extra)
+
+
+def GRU(X, W, R, B=None, sequence_lens=None, initial_h=None, direction="forward",
+        hidden_size=None, layout=0, clip=None, linear_before_reset=0, activations=None,
+        activation_alpha=None, activation_beta=None):
+    def cell(x, states, r, r_bias, hidden):
+        (h,) = states
+        xz, xr, xh = x.split(hidden, 1)
+        rz, rr, rh = r.split(hidden, 0)
+        bz, br, bh = r_bias.split(hidden, 0)
+        z = torch.sigmoid(xz + h @ rz.t() + bz)
+        reset = torch.sigmoid(xr + h @ rr.t() + br)
+        if linear_before_reset:
+            candidate = torch.tanh(xh + reset * (h @ rh.t() + bh))
+        else:
+            candidate = torch.tanh(xh + (reset * h) @ rh.t() + bh)
+        return ((1 - z) * candidate + z * h,)
+    extra = clip is not None or activations is not None
+    return _recurrent(cell, 3, X, W, R, B, sequence_lens, [initial_h], direction, hidden_size,
+                      layout, extra)
+
 def fake_quantize(quant_min, quant_max, channels=None, axis=0, symmetric=False):
     """torch.ao.quantization.FakeQuantize for a quantizer of `fxc quantize --qat --codegen`: a
     moving-average observer, per channel when `channels` is given, its buffers shaped for the
