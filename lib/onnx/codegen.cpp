@@ -299,6 +299,23 @@ std::string tensorLiteral(const ir::Node& node, const std::string& key, const ir
          codegen::pyTuple(t.dims) + ")";
 }
 
+// onnx_ops.LSTM and GRU run the default activations on sequences of full length, time first.
+void checkRecurrent(const ir::Node& node, const std::string& op, const std::string& what) {
+  if (op != "LSTM" && op != "GRU") return;
+  for (const auto& [key, value] : node.kwargs()) {
+    bool known =
+        key == "direction" || key == "hidden_size" ||
+        (op == "GRU" && key == "linear_before_reset") ||
+        (key == "layout" && value.kind() == ir::Argument::Kind::kInt && value.toInt() == 0);
+    if (!known) throw ModelError(what + "attribute " + key + " is not written in fxc codegen");
+  }
+  const auto& args = node.args();
+  if (args.size() > 4 && !args[4].isNone())
+    throw ModelError(what + "sequence_lens is not written in fxc codegen");
+  if (op == "LSTM" && args.size() > 7 && !args[7].isNone())
+    throw ModelError(what + "peepholes are not written in fxc codegen");
+}
+
 std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.op() != ir::Opcode::kCallFunction || node.target() == "operator.getitem")
     return std::nullopt;
@@ -312,6 +329,7 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
     throw ModelError(what + "no PyTorch code for this op in fxc codegen");
   if (outputs > 0 && !tuple_ops.count(op->second))
     throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
+  checkRecurrent(node, op->second, what);
   std::string out = "onnx_ops." + op->second + "(";
   bool first = true;
   auto add = [&](const std::string& text) {
