@@ -1,5 +1,6 @@
 #include "ir/torch_call.h"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_map>
 
@@ -123,6 +124,34 @@ std::optional<TorchCall> pool2d(const Node& node) {
   return call;
 }
 
+// conv{1,2,3}d(x, w, b, stride, padding, dilation, groups): symmetric pads only.
+template <size_t kRank>
+std::optional<TorchCall> convolution(const Node& node) {
+  const auto& args = node.args();
+  if (args.size() < 2 || args.size() > 3 || !args[0].isNode() || !args[1].isNode() ||
+      (args.size() == 3 && !args[2].isNode() && !args[2].isNone()) ||
+      !onlyKwargs(node, {"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad"}))
+    return std::nullopt;
+  if (const Argument* pad = node.kwarg("auto_pad");
+      pad && (pad->kind() != Argument::Kind::kString || pad->toString() != "NOTSET"))
+    return std::nullopt;
+  std::vector<int64_t> ones(kRank, 1), zeros(2 * kRank, 0);
+  std::vector<int64_t> strides = intsKwarg(node, "strides").value_or(ones);
+  std::vector<int64_t> dilations = intsKwarg(node, "dilations").value_or(ones);
+  std::vector<int64_t> pads = intsKwarg(node, "pads").value_or(zeros);
+  auto group = intKwarg(node, "group", 1);
+  if (strides.size() != kRank || dilations.size() != kRank || pads.size() != 2 * kRank || !group)
+    return std::nullopt;
+  if (auto kernel = intsKwarg(node, "kernel_shape");
+      node.kwarg("kernel_shape") && (!kernel || kernel->size() != kRank))
+    return std::nullopt;
+  std::vector<int64_t> padding(pads.begin(), pads.begin() + kRank);
+  if (!std::equal(padding.begin(), padding.end(), pads.begin() + kRank)) return std::nullopt;
+  return TorchCall{{args[0], args[1], args.size() == 3 ? args[2] : Argument(), intTuple(strides),
+                    intTuple(padding), intTuple(dilations), Argument(*group)},
+                   {}};
+}
+
 // torch.mean(x, [axes], keepdim): ReduceMean with its axes as an attribute (before opset 18).
 std::optional<TorchCall> reduction(const Node& node) {
   const auto& args = node.args();
@@ -173,6 +202,9 @@ const std::unordered_map<std::string_view, Rewrite>& rewrites() {
   static const std::unordered_map<std::string_view, Rewrite> table = {
       {"torch.flatten", flatten},
       {"torch.cat", cat},
+      {"torch.nn.functional.conv1d", convolution<1>},
+      {"torch.nn.functional.conv2d", convolution<2>},
+      {"torch.nn.functional.conv3d", convolution<3>},
       {"torch.nn.functional.adaptive_avg_pool2d", adaptiveAvgPool2d},
       {"torch.nn.functional.max_pool2d", pool2d<true>},
       {"torch.nn.functional.avg_pool2d", pool2d<false>},
