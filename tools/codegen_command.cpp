@@ -17,7 +17,9 @@ struct CodegenFlags {
 
 int runCodegen(const CodegenFlags& flags) {
   std::string path = resolveModelPath(flags.model);
-  auto traced = loadGraphModule(path, flags.trace);
+  onnx::TraceOptions options = flags.trace;
+  options.infer_shapes = true;  // ranks choose torch.nn's classes (BatchNorm1d on [N, C])
+  auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;

@@ -316,6 +316,37 @@ void checkRecurrent(const ir::Node& node, const std::string& op, const std::stri
     throw ModelError(what + "peepholes are not written in fxc codegen");
 }
 
+// A weighted module as a call of its ONNX op in onnx_ops, its tensors in their input slots: for
+// the ops onnx_ops writes whatever their attributes (Gemm, Conv). nullopt for other modules; with
+// `node`, the call's text.
+std::optional<std::string> opCall(const ir::GraphModule& gm, const std::string& path,
+                                  const ir::Node* node = nullptr) {
+  const ir::Module* module = gm.findModule(path);
+  if (!module) return std::nullopt;
+  std::string op = opForModuleType(module->type());
+  if (op != "Gemm" && op != "Conv") return std::nullopt;
+  for (const auto& [name, tensor] : module->tensors()) {
+    if (name != "weight" && name != "bias") return std::nullopt;
+  }
+  if (!node) return std::string();
+  std::vector<std::string> inputs;
+  size_t next = 0;
+  for (const std::string& slot : parameterSlots(op)) {
+    if (slot.empty()) {
+      if (next >= node->args().size()) return std::nullopt;
+      inputs.push_back(ir::pyRepr(node->args()[next++]));
+    } else {
+      inputs.push_back(module->tensor(slot) ? ir::formatTarget("self", path + "." + slot)
+                                            : std::string("None"));
+    }
+  }
+  while (!inputs.empty() && inputs.back() == "None") inputs.pop_back();
+  std::string out = "onnx_ops." + op + "(";
+  for (size_t i = 0; i < inputs.size(); ++i) out += (i ? ", " : "") + inputs[i];
+  for (const auto& [key, value] : module->attributes()) out += ", " + key + "=" + ir::pyRepr(value);
+  return out + ")";
+}
+
 std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.op() != ir::Opcode::kCallFunction || node.target() == "operator.getitem")
     return std::nullopt;
@@ -490,6 +521,7 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
       input_rank.emplace(node->target(), rank);
     }
     std::string init = "    def __init__(self):\n        super().__init__()\n";
+    std::set<std::string> op_modules;  // modules written as containers called through onnx_ops
     auto registerTensors = [&](const ir::Module& module, const std::string& path,
                                const std::string& self) {
       for (const auto& [name, tensor] : module.tensors()) {
@@ -522,15 +554,30 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
         constructor = "torch.nn.Module()";
       } else {
         auto rank = input_rank.find(path);
-        constructor = codegen::moduleConstructor(
-            *module, path, rank == input_rank.end() ? -1 : rank->second, state);
+        std::vector<StateTensor> entries;
+        try {
+          constructor = codegen::moduleConstructor(
+              *module, path, rank == input_rank.end() ? -1 : rank->second, entries);
+          for (auto& entry : entries) state.push_back(std::move(entry));
+        } catch (const ModelError&) {
+          // What torch.nn's module cannot say (a Gemm's α, a convolution's asymmetric pads),
+          // onnx_ops may: the module holds the tensors and forward calls its op.
+          if (!opCall(gm, path)) throw;
+          container = true;
+          constructor = "torch.nn.Module()";
+          op_modules.insert(path);
+        }
       }
       init += "        " + parent_expr + ".add_module(\"" + atom + "\", " + constructor + ")\n";
       if (container) registerTensors(*module, path, ir::formatTarget("self", path));
     }
     ir::CodeOptions options;
     options.torch_fx_layout = false;
-    options.expression = [&gm](const ir::Node& node) { return callExpression(gm, node); };
+    options.expression = [&](const ir::Node& node) -> std::optional<std::string> {
+      if (node.op() == ir::Opcode::kCallModule && op_modules.count(node.target()))
+        return opCall(gm, node.target(), &node);
+      return callExpression(gm, node);
+    };
     std::string forward = ir::pythonCode(gm.graph(), options);
 
     std::string module_py =

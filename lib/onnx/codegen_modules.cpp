@@ -1,6 +1,7 @@
 // fxc codegen: ONNX-semantics modules of the IR as torch.nn modules. Each mapping states the
 // attributes PyTorch's module computes with; any other value of them is refused, never rounded
 // to the nearest torch.nn module.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -157,9 +158,13 @@ std::string batchNorm(const Context& c) {
   double momentum = 1.0 - c.floatAttribute("momentum", 0.9);
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", momentum);
-  return "torch.nn.BatchNorm" + std::to_string(spatialRank(c.module.type())) + "d(" +
-         std::to_string(weight.dims[0]) + ", eps=" + pyNumber(c.floatAttribute("epsilon", 1e-5)) +
-         ", momentum=" + text + ")";
+  // torch.nn's BatchNorm classes check the input's rank, ONNX's op takes any: the class is the
+  // input's ([N, C] and [N, C, L] are BatchNorm1d).
+  int rank = spatialRank(c.module.type());
+  if (c.input_rank >= 2) rank = std::max(1, c.input_rank - 2);
+  if (rank > 3) c.refuse("an input of rank " + std::to_string(c.input_rank));
+  return "torch.nn.BatchNorm" + std::to_string(rank) + "d(" + std::to_string(weight.dims[0]) +
+         ", eps=" + pyNumber(c.floatAttribute("epsilon", 1e-5)) + ", momentum=" + text + ")";
 }
 
 std::string linear(const Context& c) {
