@@ -32,6 +32,9 @@ std::string pyNumber(double value);
 std::string moduleConstructor(const ir::Module& module, const std::string& path, int input_rank,
                               std::vector<StateTensor>& state);
 
+// The state as weights.npz (codegen_npz.cpp); ModelError past what a ZIP without ZIP64 holds.
+std::string npz(const std::vector<StateTensor>& state);
+
 // The bytes of a tensor as a state entry.
 StateTensor stateOf(const std::string& name, const ir::Tensor& tensor);
 
