@@ -185,6 +185,41 @@ std::string tensorLiteral(const ir::Node& node, const std::string& key, const ir
          codegen::pyTuple(t.dims) + ")";
 }
 
+// A constant input's single value, when it is one.
+std::optional<double> constantScalar(const ir::GraphModule& gm, const ir::Argument& arg) {
+  if (!arg.isNode() || arg.toNode()->op() != ir::Opcode::kGetAttr) return std::nullopt;
+  auto tensor = gm.findTensor(arg.toNode()->target());
+  if (!tensor || tensor->numel() != 1) return std::nullopt;
+  const char* at = tensor->bytes();
+  switch (tensor->dtype) {
+    case ir::DType::kBool:
+      return *at ? 1.0 : 0.0;
+    case ir::DType::kFloat32: {
+      float v;
+      std::memcpy(&v, at, 4);
+      return v;
+    }
+    case ir::DType::kFloat64: {
+      double v;
+      std::memcpy(&v, at, 8);
+      return v;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// Dropout(x, ratio, training_mode) that drops: training mode on (or not constant) and a ratio
+// that is not a constant zero. onnx_ops.Dropout runs inference only.
+bool trainingDropout(const ir::GraphModule& gm, const ir::Node& node) {
+  const auto& args = node.args();
+  if (args.size() < 3 || args[2].isNone()) return false;
+  auto training = constantScalar(gm, args[2]);
+  if (training && *training == 0) return false;
+  auto ratio = args[1].isNone() ? std::optional<double>(0.5) : constantScalar(gm, args[1]);
+  return !(ratio && *ratio == 0);
+}
+
 // onnx_ops.LSTM and GRU run the default activations on sequences of full length, time first.
 void checkRecurrent(const ir::Node& node, const std::string& op, const std::string& what) {
   if (op != "LSTM" && op != "GRU") return;
@@ -247,6 +282,8 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   if (outputs > 0 && !tuple_ops.count(op->second))
     throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
   checkRecurrent(node, op->second, what);
+  if (op->second == "Dropout" && trainingDropout(gm, node))
+    throw ModelError(what + "Dropout in training mode with a nonzero ratio is random");
   std::string out = "onnx_ops." + op->second + "(";
   bool first = true;
   auto add = [&](const std::string& text) {
