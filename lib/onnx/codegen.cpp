@@ -455,8 +455,9 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
         bool floating = tensor->dtype == ir::DType::kFloat32 ||
                         tensor->dtype == ir::DType::kFloat64 ||
                         tensor->dtype == ir::DType::kFloat16;
-        // Constants of the graph are buffers; weights a container holds are parameters.
-        if (floating && !path.empty())
+        // Float weights are parameters (a fine-tuning trains them); the graph's constants
+        // (torch.fx's _tensor_constant) and integer tensors are buffers.
+        if (floating && name.rfind("_tensor_constant", 0) != 0)
           init += "        " + self + ".register_parameter(\"" + name + "\", torch.nn.Parameter(" +
                   empty + "))\n";
         else
