@@ -277,7 +277,11 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   static const std::set<std::string> tuple_ops = {
       "TopK", "Split", "Dropout", "BatchNormalization", "LayerNormalization", "LSTM", "GRU"};
   if (outputs == 0 && (sameInTorch(node) || ir::torchCall(node))) return std::nullopt;
-  if (!op || !op->first.empty() || !onnxOps().count(op->second))
+  if (op && !op->first.empty())
+    throw ModelError(what +
+                     "no PyTorch code for this op in fxc codegen (an ONNX local function "
+                     "is traced through with --inline-functions)");
+  if (!op || !onnxOps().count(op->second))
     throw ModelError(what + "no PyTorch code for this op in fxc codegen");
   if (outputs > 0 && !tuple_ops.count(op->second))
     throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
