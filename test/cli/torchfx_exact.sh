@@ -5,9 +5,19 @@
 # forward parameter's) and the call_function target text (fxc's qualified name, where torch.fx
 # prints the function's repr with its memory address; the tabular's cells are compared, since the
 # column widths follow the text).
-#   torchfx_exact.sh FXC MODEL code|graph|tabular REFERENCE
+# A module an ONNX export cannot contain (Dropout in eval mode) is named with --absent: its line
+# leaves the reference, and its users read its input instead.
+#   torchfx_exact.sh FXC MODEL code|graph|tabular REFERENCE [--absent TARGET]...
 set -u
 fxc=$1 model=$2 view=$3 reference=$4
+shift 4
+absent=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --absent) absent+=("$2"); shift 2 ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$fxc" trace "$model" --print-tabular >"$work/tabular.txt" || exit 1
@@ -27,6 +37,25 @@ fi
 # The reference as fxc would print it: fxc's placeholder name; print() ends the text with a newline.
 { cat "$reference"; [ -n "$(tail -c1 "$reference")" ] && echo; } |
   sed -E "s/(^|[^A-Za-z0-9_%.])$theirs([^A-Za-z0-9_]|\$)/\1$mine\2/g; s/%$theirs([^A-Za-z0-9_]|\$)/%$mine\1/g; s/target=$theirs\]/target=$mine]/" >"$work/ref.txt"
+for target in "${absent[@]}"; do
+  name=${target//./_}
+  case $view in
+    code) line=$(grep -E "^    $name = " "$work/ref.txt")
+          input=$(echo "$line" | sed -E 's/.*\(([A-Za-z_0-9]+)\)(;.*)?$/\1/')
+          pattern="^    $name = " ;;
+    graph) line=$(grep -E "^    %$name : " "$work/ref.txt")
+           input=$(echo "$line" | sed -E 's/.*args = \(%([A-Za-z_0-9]+),\).*/\1/')
+           pattern="^    %$name : " ;;
+    tabular) line=$(grep -E "^call_module +$name +" "$work/ref.txt")
+             input=$(echo "$line" | sed -E 's/.*\(([A-Za-z_0-9]+),\).*/\1/')
+             pattern="^call_module +$name +" ;;
+  esac
+  if [ -z "$line" ] || [ -z "$input" ] || [ "$input" = "$line" ]; then
+    echo "FAIL: no call of $target with one input in $reference"
+    exit 1
+  fi
+  sed -i -E "/$pattern/d; s/(^|[^A-Za-z0-9_])$name([^A-Za-z0-9_]|\$)/\1$input\2/g" "$work/ref.txt"
+done
 if [ "$view" = tabular ]; then
   cells() {  # one tab-separated row per line, call_function targets as qualified names
     awk -F '  +' 'NR > 2 {
