@@ -108,6 +108,8 @@ std::optional<TorchCall> pool2d(const Node& node) {
   if (strides.size() != 2 || pads.size() != 4 || dilations.size() != 2 || pads[0] != pads[2] ||
       pads[1] != pads[3])
     return std::nullopt;
+  // PyTorch pads at most half a window; ONNX any amount.
+  if (2 * pads[0] > (*kernel)[0] || 2 * pads[1] > (*kernel)[1]) return std::nullopt;
   auto ceil_mode = intKwarg(node, "ceil_mode", 0);
   auto count_include_pad = intKwarg(node, "count_include_pad", 0);
   if (!ceil_mode || !count_include_pad) return std::nullopt;

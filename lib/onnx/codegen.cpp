@@ -276,7 +276,15 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   std::string what = "node '" + node.name() + "' (" + node.target() + "): ";
   static const std::set<std::string> tuple_ops = {
       "TopK", "Split", "Dropout", "BatchNormalization", "LayerNormalization", "LSTM", "GRU"};
-  if (outputs == 0 && (sameInTorch(node) || ir::torchCall(node))) return std::nullopt;
+  if (outputs == 0 && (sameInTorch(node) || ir::torchCall(node))) {
+    // PyTorch's pools and convolutions take floats only.
+    bool spatial = node.target().rfind("torch.nn.functional.", 0) == 0 && !node.args().empty() &&
+                   node.args()[0].isNode();
+    const std::string& dtype = spatial ? node.args()[0].toNode()->meta.dtype : std::string();
+    if (spatial && !dtype.empty() && dtype != "float32" && dtype != "float64" && dtype != "float16")
+      throw ModelError(what + "PyTorch's call takes no " + dtype);
+    return std::nullopt;
+  }
   if (op && !op->first.empty())
     throw ModelError(what +
                      "no PyTorch code for this op in fxc codegen (an ONNX local function "
@@ -286,6 +294,11 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   if (outputs > 0 && !tuple_ops.count(op->second))
     throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
   checkRecurrent(node, op->second, what);
+  if (op->second == "BatchNormalization") {
+    const ir::Argument* training = node.kwarg("training_mode");
+    if (training && training->kind() == ir::Argument::Kind::kInt && training->toInt() != 0)
+      throw ModelError(what + "BatchNormalization in training mode updates its statistics");
+  }
   if (op->second == "Dropout" && trainingDropout(gm, node))
     throw ModelError(what + "Dropout in training mode with a nonzero ratio is random");
   std::string out = "onnx_ops." + op->second + "(";
@@ -437,7 +450,12 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
     for (const ir::Node* node : gm.graph()) {
       if (node->op() == ir::Opcode::kPlaceholder && !isIdentifier(node->target()))
         throw ModelError("input '" + node->target() + "' is not a Python identifier");
-      if (node->op() == ir::Opcode::kPlaceholder) input_names.push_back(node->meta.value_name);
+      if (node->op() == ir::Opcode::kPlaceholder) {
+        input_names.push_back(node->meta.value_name);
+        const std::string& dtype = node->meta.dtype;
+        if (dtype == "uint16" || dtype == "uint32" || dtype == "uint64")
+          throw ModelError("input '" + node->target() + "' is " + dtype + ", which torch lacks");
+      }
       if (node->op() != ir::Opcode::kCallModule) continue;
       if (outputsRead(*node) > 0)
         throw ModelError("node '" + node->name() + "' (" + node->target() +

@@ -329,15 +329,29 @@ def Pad(x, pads=None, constant_value=None, axes=None, mode="constant", value=0.0
     begin, end = [0] * rank, [0] * rank
     for i, axis in enumerate(axes):
         begin[axis], end[axis] = pads[i], pads[i + len(axes)]
-    torch_pads = []
-    for axis in reversed(range(rank)):  # F.pad starts at the last axis
-        torch_pads += [begin[axis], end[axis]]
-    while len(torch_pads) > 2 and torch_pads[-2:] == [0, 0]:
-        torch_pads = torch_pads[:-2]
     if mode == "constant":
+        torch_pads = []
+        for axis in reversed(range(rank)):  # F.pad starts at the last axis
+            torch_pads += [begin[axis], end[axis]]
         fill = constant_value.reshape(-1)[0].item() if constant_value is not None else value
         return F.pad(x, torch_pads, "constant", fill)
-    return F.pad(x, torch_pads, {"reflect": "reflect", "edge": "replicate", "wrap": "circular"}[mode])
+    for axis in range(rank):  # edge, reflect, wrap: each axis indexed on its own
+        if begin[axis] == 0 and end[axis] == 0:
+            continue
+        size = x.shape[axis]
+        index = torch.arange(-begin[axis], size + end[axis])
+        if mode == "edge":
+            index = index.clamp(0, size - 1)
+        elif mode == "wrap":
+            index = index.remainder(size)
+        elif mode == "reflect":
+            period = max(2 * (size - 1), 1)
+            index = index.remainder(period)
+            index = torch.where(index >= size, period - index, index)
+        else:
+            raise NotImplementedError(mode)
+        x = torch.index_select(x, axis, index)
+    return x
 
 
 def Dropout(x, ratio=None, training_mode=None, seed=None, _outputs=None):
@@ -459,6 +473,56 @@ def Conv(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=
     return function(x, w, b, strides, begin, dilations, group)
 
 
+
+def QuantizeLinear(x, y_scale, y_zero_point=None, axis=1, saturate=1, block_size=0):
+    zero = y_zero_point if y_zero_point is not None else torch.zeros((), dtype=torch.uint8)
+    scale, zero_int = _per_axis(y_scale, x, axis), _per_axis(zero, x, axis).to(torch.int64)
+    info = torch.iinfo(zero.dtype)
+    q = torch.round(x / scale).to(torch.int64) + zero_int
+    return q.clamp(info.min, info.max).to(zero.dtype)
+
+
+def DequantizeLinear(x, x_scale, x_zero_point=None, axis=1, block_size=0):
+    zero = x_zero_point if x_zero_point is not None else torch.zeros((), dtype=x.dtype)
+    scale = _per_axis(x_scale, x, axis)
+    return ((x.to(torch.int64) - _per_axis(zero, x, axis).to(torch.int64)).to(scale.dtype) *
+            scale)
+
+
+def _per_axis(value, x, axis):
+    # A 1-D scale or zero point runs along `axis`.
+    if value.dim() != 1 or x.dim() == 0:
+        return value
+    shape = [1] * x.dim()
+    shape[_axis(axis, x.dim())] = value.numel()
+    return value.reshape(shape)
+
+
+def Trilu(x, k=None, upper=1):
+    diagonal = int(_ints(k)[0]) if k is not None else 0
+    return torch.triu(x, diagonal) if upper else torch.tril(x, diagonal)
+
+
+def ThresholdedRelu(x, alpha=1.0):
+    return torch.where(x > alpha, x, torch.zeros_like(x))
+
+
+def Shrink(x, bias=0.0, lambd=0.5):
+    zero = torch.zeros_like(x)
+    return torch.where(x < -lambd, x + bias, torch.where(x > lambd, x - bias, zero))
+
+
+def Hardmax(x, axis=-1):
+    index = x.argmax(_axis(axis, x.dim()), keepdim=True)
+    return torch.zeros_like(x).scatter_(_axis(axis, x.dim()), index, 1)
+
+
+def ReduceLogSum(x, axes=None, keepdims=1, noop_with_empty_axes=0):
+    return _reduce(torch.sum, x, axes, keepdims, noop_with_empty_axes).log()
+
+
+def IsInf(x, detect_negative=1, detect_positive=1):
+    return ((x == float("inf")) & bool(detect_positive)) | ((x == float("-inf")) & bool(detect_negative))
 
 def _recurrent(cell, gates, X, W, R, B, sequence_lens, initial_states, direction, hidden_size,
                layout, extra):
