@@ -1,37 +1,110 @@
 #!/usr/bin/env bash
-# Post-training quantization accuracy on full-size networks (random weights, BatchNorm statistics
-# randomized by scripts/export_testdata.py --big): fxc quantize with 32 random calibration samples
-# and MinMax, per preset, per-channel and per-tensor weights; output SQNR, cosine similarity and max
-# abs error against the float model on 8 held-out random inputs, and the time the whole command
-# takes (load, fold, observe, calibrate, convert, report).
-#   scripts/bench_quant.sh [--models "resnet18 mobilenet_v2"]
-# Needs torch + torchvision to export the models (not needed by the tests).
+# Quantized models: accuracy and speed, measured in this one script on this machine.
+#
+# Accuracy (--accuracy): post-training quantization of full-size networks (random weights,
+# BatchNorm statistics randomized by scripts/export_testdata.py --big): fxc quantize with 32
+# random calibration samples and MinMax, per preset, per-channel and per-tensor weights; output
+# SQNR, cosine similarity and max abs error against the float model on 8 held-out random inputs
+# (the Q/DQ model run in float, and its integer run: what fxc run executes), and the time the whole
+# command takes (load, fold, observe, calibrate, convert, report).
+#
+# Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
+# model fxc quantize wrote (the pipeline's quant-lower: integer kernels) and ONNX Runtime's run of
+# the same QDQ file (npm onnxruntime-node, all graph optimizations: its own QDQ fusions), median
+# ms; per model, preset, batch (1, 8) and threads (1, all). Ratios: fxc int8 over ONNX Runtime
+# int8 (with their geometric mean and maximum), fxc int8 over fxc float32.
+#   scripts/bench_quant.sh [--accuracy|--speed] [--models "resnet18 resnet50 mobilenet_v2"]
+#                          [--batches "1 8"] [--runs N]
+# Needs torch + torchvision to export the models, npm for ONNX Runtime (not needed by the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-models="resnet18 mobilenet_v2"
-[ "${1:-}" = "--models" ] && models="$2"
-./scripts/setup.sh torch  # the models come from torch.onnx; JSON is read with python3
-./scripts/build.sh build
-for model in $models; do
-  [ -f "build/big/$model.onnx" ] || /usr/bin/python3 scripts/export_testdata.py --big build/big >/dev/null
+models="resnet18 resnet50 mobilenet_v2"
+batches="1 8"
+runs=10
+parts="accuracy speed"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --accuracy) parts=accuracy; shift ;;
+    --speed) parts=speed; shift ;;
+    --models) models="$2"; shift 2 ;;
+    --batches) batches="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    *) echo "usage: $0 [--accuracy|--speed] [--models LIST] [--batches LIST] [--runs N]" >&2; exit 2 ;;
+  esac
 done
-printf '%-13s %-8s %-12s %10s %10s %12s %8s\n' model preset weights "SQNR (dB)" cosine "max abs err" time
+./scripts/setup.sh torch node  # the models come from torch.onnx; ONNX Runtime from npm
+./scripts/build.sh build
+python=/usr/bin/python3
 for model in $models; do
-  for preset in trt ort-cpu; do
-    for weights in per-channel per-tensor; do
-      flag=""
-      [ "$weights" = per-tensor ] && flag=--per-tensor
-      start=$(date +%s.%N)
-      json=$(./build/fxc quantize -q "build/big/$model.onnx" --batch 1 --preset "$preset" \
-        --calibration random:32 $flag --format json)
-      end=$(date +%s.%N)
-      line=$(echo "$json" | /usr/bin/python3 -c '
+  [ -f "build/big/$model.onnx" ] || "$python" scripts/export_testdata.py --big build/big >/dev/null
+done
+field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.3f' % eval(sys.argv[1], {}, d))" "$1"; }
+
+accuracy() {
+  printf '%-13s %-8s %-12s %10s %10s %12s %12s %8s\n' model preset weights "SQNR (dB)" cosine \
+    "max abs err" "integer (dB)" time
+  for model in $models; do
+    for preset in trt ort-cpu; do
+      for weights in per-channel per-tensor; do
+        flag=""
+        [ "$weights" = per-tensor ] && flag=--per-tensor
+        start=$(date +%s.%N)
+        json=$(./build/fxc quantize -q "build/big/$model.onnx" --batch 1 --preset "$preset" \
+          --calibration random:32 $flag --format json)
+        end=$(date +%s.%N)
+        line=$(echo "$json" | "$python" -c '
 import json, sys
-o = json.load(sys.stdin)["outputs"][0]
-print("%.2f %.6f %.4g" % (o["sqnr_db"], o["cosine"], o["max_abs_error"]))')
-      read -r sqnr cosine err <<<"$line"
-      printf '%-13s %-8s %-12s %10s %10s %12s %7.2fs\n' "$model" "$preset" "$weights" "$sqnr" \
-        "$cosine" "$err" "$(echo "$end - $start" | awk '{print $1 - $3}')"
+d = json.load(sys.stdin)
+o, i = d["outputs"][0], d["integer"]["outputs"][0]
+print("%.2f %.6f %.4g %.2f" % (o["sqnr_db"], o["cosine"], o["max_abs_error"], i["sqnr_db"]))')
+        read -r sqnr cosine err integer <<<"$line"
+        printf '%-13s %-8s %-12s %10s %10s %12s %12s %7.2fs\n' "$model" "$preset" "$weights" \
+          "$sqnr" "$cosine" "$err" "$integer" "$(echo "$end - $start" | awk '{print $1 - $3}')"
+      done
     done
   done
+}
+
+speed() {
+  ort=build/ort
+  ./scripts/ort/install.sh "$ort"
+  mkdir -p build/quant
+  for model in $models; do
+    for preset in trt ort-cpu; do
+      [ -f "build/quant/$model.$preset.onnx" ] ||
+        ./build/fxc quantize -q "build/big/$model.onnx" --batch 1 --preset "$preset" \
+          -o "build/quant/$model.$preset.onnx"
+    done
+  done
+  all=$(nproc)
+  printf '%-13s %-8s %5s %7s | %10s %10s %10s | %8s %9s\n' model preset batch threads \
+    "fxc fp32" "fxc int8" "ORT int8" "fxc/ORT" "int8/fp32"
+  ratios=()
+  for model in $models; do
+    for batch in $batches; do
+      for threads in 1 "$all"; do
+        fp32=$(./build/fxc bench -q "build/big/$model.onnx" --batch "$batch" --threads "$threads" \
+          --runs "$runs" --warmup 2 --format json | field 'fused["median_ms"]')
+        for preset in trt ort-cpu; do
+          file=build/quant/$model.$preset.onnx
+          int8=$(./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
+            --warmup 2 --format json | field 'fused["median_ms"]')
+          ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" \
+            "$threads" "$runs" | field median_ms)
+          ratio=$(awk "BEGIN {print $int8 / $ort_ms}")
+          ratios+=("$ratio")
+          printf '%-13s %-8s %5s %7s | %7.2f ms %7.2f ms %7.2f ms | %7.2fx %8.2fx\n' "$model" \
+            "$preset" "$batch" "$threads" "$fp32" "$int8" "$ort_ms" "$ratio" \
+            "$(awk "BEGIN {print $int8 / $fp32}")"
+        done
+      done
+    done
+  done
+  printf '%s\n' "${ratios[@]}" | awk '{ s += log($1); if ($1 > m) m = $1; n++ }
+    END { printf "fxc int8 / ONNX Runtime int8: geometric mean %.2fx, max %.2fx over %d runs\n", exp(s / n), m, n }'
+}
+
+for part in $parts; do
+  "$part"
+  echo
 done

@@ -29,36 +29,7 @@ for model in $models; do
   [ -f "$big/$model.onnx" ] || "$python" scripts/export_testdata.py --big "$big" >/dev/null
 done
 ort=build/ort
-if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
-  mkdir -p "$ort"
-  (cd "$ort" && npm install --silent --ignore-scripts onnxruntime-node >/dev/null)
-fi
-cat >"$ort/time.js" <<'JS'
-// node time.js MODEL BATCH THREADS RUNS: median/min ms of session.run (after 3 warm-up runs).
-const ort = require('onnxruntime-node');
-ort.env.logLevel = 'error';
-(async () => {
-  const [model, batch, threads, runs] = process.argv.slice(2);
-  const session = await ort.InferenceSession.create(model, {
-    intraOpNumThreads: Number(threads), interOpNumThreads: 1, executionMode: 'sequential',
-    graphOptimizationLevel: 'all'});
-  const feeds = {};
-  for (const meta of session.inputMetadata) {
-    const dims = meta.shape.map((d, i) => typeof d === 'number' ? d : (i === 0 ? Number(batch) : 1));
-    const n = dims.reduce((x, y) => x * y, 1);
-    feeds[meta.name] = new ort.Tensor('float32', Float32Array.from({length: n}, () => Math.random() - 0.5), dims);
-  }
-  for (let k = 0; k < 3; k++) await session.run(feeds);
-  const ms = [];
-  for (let k = 0; k < Number(runs); k++) {
-    const t = process.hrtime.bigint();
-    await session.run(feeds);
-    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  ms.sort((a, b) => a - b);
-  console.log(JSON.stringify({median_ms: ms[Math.floor(ms.length / 2)], min_ms: ms[0]}));
-})().catch(e => { console.error(e.message); process.exit(1); });
-JS
+./scripts/ort/install.sh "$ort"
 torch_time() {  # MODEL BATCH THREADS RUNS
   "$python" - "$@" <<'PY'
 import json, statistics, sys, time
@@ -90,7 +61,7 @@ for model in $models; do
         --threads "$threads" --runs "$runs" --warmup 3 --format json 2>/dev/null)
       unfused=$(echo "$fxc_json" | field 'unfused["median_ms"]')
       fused=$(echo "$fxc_json" | field 'fused["median_ms"]')
-      ort_ms=$(node "$ort/time.js" "$big/$model.onnx" "$batch" "$threads" "$runs" | field median_ms)
+      ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$big/$model.onnx" "$batch" "$threads" "$runs" | field median_ms)
       torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$batch" "$threads" "$runs" | field median_ms)
       printf '%-9s %5s %7s | %9s ms %9s ms | %9s ms %9s ms | %7.2fx %7.2fx\n' "$model" "$batch" \
         "$threads" "$unfused" "$fused" "$ort_ms" "$torch_ms" \

@@ -134,6 +134,45 @@ def torch_models(torch, torchvision):
            (torch.randn(2, 3), torch.randn(2, 3)), ("x", "y"), ("out0", "out1", "out2"))
 
 
+def qat_model(torch):
+    """A PyTorch QAT model (eager torch.ao.quantization: per-channel weight fake-quantize, fused
+    Conv+ReLU) exported by torch.onnx as PyTorch users export theirs: float weights behind
+    QuantizeLinear→DequantizeLinear, activations through Q → Clip(0, 127) → DQ (reduced range)."""
+    import torch.ao.quantization as tq
+    torch.manual_seed(0)
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = tq.QuantStub()
+            self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+            self.relu1 = torch.nn.ReLU()
+            self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1, stride=2)
+            self.relu2 = torch.nn.ReLU()
+            self.conv3 = torch.nn.Conv2d(8, 4, 1)
+            self.dequant = tq.DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            x = self.relu1(self.conv1(x))
+            x = self.relu2(self.conv2(x))
+            return self.dequant(self.conv3(x))
+
+    model = Net().train()
+    model.qconfig = tq.QConfig(activation=tq.default_fake_quant,
+                               weight=tq.default_per_channel_weight_fake_quant)
+    tq.fuse_modules_qat(model, [["conv1", "relu1"], ["conv2", "relu2"]], inplace=True)
+    tq.prepare_qat(model, inplace=True)
+    for _ in range(4):  # the observers see data
+        model(torch.randn(2, 3, 16, 16))
+    model.apply(tq.disable_observer)
+    model.eval()
+    path = os.path.join(MODELS, "qat_torch.onnx")
+    torch.onnx.export(model, torch.randn(1, 3, 16, 16), path, opset_version=13,
+                      input_names=["input"], output_names=["output"])
+    onnx.checker.check_model(onnx.load(path))
+
+
 def f32(name, shape, seed):
     rng = np.random.default_rng(seed)
     return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
@@ -502,6 +541,7 @@ def main():
     import torch
     import torchvision
     torch_models(torch, torchvision)
+    qat_model(torch)
     hand_made_models()
     data_shapes_model()
     limit_models()

@@ -105,7 +105,11 @@ int runBench(const BenchFlags& flags) {
     throw UsageError{"--duration must be from 0 to 86400 seconds"};
   if (flags.runs > 1000000 || flags.warmup > 1000000)
     throw UsageError{"--runs and --warmup must be at most 1000000"};
-  auto requests = parsePasses(flags.passes);
+  exec::Backend backend = applyExecFlags(flags.exec);
+  // With --pass: the graph as written against the graph after those passes; without: against
+  // the graph after the execution pipeline (what run executes), unless -O0.
+  auto requests =
+      flags.passes.empty() ? executionPipeline(flags.exec, backend) : parsePasses(flags.passes);
   std::string path = resolveModelPath(flags.model);
   onnx::TraceOptions options;
   for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
@@ -127,13 +131,12 @@ int runBench(const BenchFlags& flags) {
     return kExitFailure;
   }
   if (graphs.size() == 2) {
-    auto report = runPasses(*graphs[1], requests, label);
+    auto report = runPasses(*graphs[1], requests, label, nullptr, flags.passes.empty());
     if (!report) {
       printError(report.error());
       return kExitFailure;
     }
   }
-  exec::Backend backend = applyExecFlags(flags.exec);
   std::vector<Variant> variants;
   for (size_t k = 0; k < graphs.size(); ++k) {
     Variant v{
@@ -218,13 +221,15 @@ Runner addBenchCommand(CLI::App& app) {
       app.add_subcommand("bench", "Time the model on the CPU interpreter, before and after passes");
   cmd->add_option("model", flags->model, "ONNX file, or - for stdin (default: stdin when piped)");
   cmd->add_option("-p,--pass", flags->passes,
-                  "NAME[:key=value,...]: time the model after these passes too")
+                  "NAME[:key=value,...]: time the model after these passes too (default: after "
+                  "the execution pipeline, see -O)")
       ->allow_extra_args(false);
   cmd->add_option("--runs", flags->runs, "timed runs (default 20)");
   cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 3)");
   cmd->add_option("--duration", flags->duration,
                   "SECONDS: keep timing until this much time has passed (at least --runs runs)");
   addExecFlags(*cmd, flags->exec);
+  addOptimizeFlag(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runBench(*flags) : -1; };

@@ -488,9 +488,42 @@ std::string countsText(const passes::PassResult& result) {
 }
 }  // namespace
 
+void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
+  cmd.add_option("-O", flags.optimize,
+                 "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
+                 "simplify, conv-bn, "
+                 "conv-add-relu, conv-relu; -v lists what each did); 0: the graph as written")
+      ->option_text("LEVEL")
+      ->check(CLI::Range(0, 1));
+}
+
+std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec::Backend backend) {
+  if (flags.optimize == 0 || backend == exec::Backend::kReference) return {};
+  std::vector<std::string> specs;
+  if (backend != exec::Backend::kCudnn) {
+    specs.push_back("quant-fold-weights");  // a QAT model's float weights: int8 constants
+    specs.push_back("quant-lower");
+  }
+  for (const char* spec : {"simplify", "conv-bn", "conv-add-relu", "conv-relu"})
+    specs.push_back(spec);
+  return parsePasses(specs);
+}
+
+Expected<bool> optimizeForExecution(ir::GraphModule& gm,
+                                    const std::vector<passes::PassRequest>& pipeline,
+                                    const std::string& label) {
+  if (pipeline.empty()) return true;
+  Stopwatch watch;
+  auto done = runPasses(gm, pipeline, label, nullptr, /*quiet=*/true);
+  if (!done) return Error{done.error() + " (-O0 runs the graph as written)"};
+  spdlog::debug("{}: execution pipeline: {} nodes in {:.3f} s (-O0: none)", label,
+                gm.graph().size(), watch.lap());
+  return true;
+}
+
 Expected<nlohmann::json> runPasses(
     ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests, const std::string& label,
-    const std::function<void(const passes::PassRequest&)>& after_each) {
+    const std::function<void(const passes::PassRequest&)>& after_each, bool quiet) {
   nlohmann::json report = nlohmann::json::array();
   for (const auto& request : requests) {
     Stopwatch watch;
@@ -499,7 +532,11 @@ Expected<nlohmann::json> runPasses(
     std::string problem = ir::lintGraph(gm.graph(), &gm);
     if (!problem.empty())
       return Error{label + ": pass " + request.pass->name + " broke the graph: " + problem};
-    spdlog::info("{}: {}", request.pass->name, countsText(result.value()));
+    if (quiet) {
+      spdlog::debug("{}: {}", request.pass->name, countsText(result.value()));
+    } else {
+      spdlog::info("{}: {}", request.pass->name, countsText(result.value()));
+    }
     spdlog::debug("{}: {:.3f} s", request.pass->name, watch.lap());
     nlohmann::json counts = nlohmann::json::object();
     for (const auto& [what, n] : result.value().counts) counts[what] = n;

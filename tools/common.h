@@ -134,6 +134,7 @@ struct ExecFlags {
   std::vector<std::string> shapes;
   int64_t batch = 0;                // 0: as declared
   std::vector<std::string> inputs;  // NAME=FILE.npy
+  int optimize = 1;                 // -O: 0 runs the graph as written
 };
 // `inputs`: also --input (not on quantize, whose data is --calibration).
 void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs = true);
@@ -161,13 +162,31 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text, con
 // `--shape NAME=D0,D1,...` values → the shapes they give; malformed ones are usage errors.
 std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::string>& specs);
 
+// -O0 / -O1 on the commands that run a model for its results or its speed (run, profile,
+// bench).
+void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags);
+// The execution pipeline: what run, profile and bench do to a graph before running it, as ONNX
+// Runtime does when it makes a session. quant-fold-weights and quant-lower (a QDQ model's
+// quantized ops on integer
+// kernels: what the QDQ form specifies, within one quantization step of the float simulation;
+// not on cudnn, whose integer kernels are unverified), simplify, and the fusions that keep every
+// output within 1e-5 relative (conv-bn, conv-add-relu, conv-relu). None with -O0 or on the
+// reference backend, the oracle that runs the model as written, op by op.
+std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec::Backend backend);
+// Runs the pipeline (what each pass changed at -v); an error says -O0 runs the graph as written.
+Expected<bool> optimizeForExecution(ir::GraphModule& gm,
+                                    const std::vector<passes::PassRequest>& pipeline,
+                                    const std::string& label);
+
 // `--pass` specs → checked requests; unknown passes and bad options are usage errors.
 std::vector<passes::PassRequest> parsePasses(const std::vector<std::string>& specs);
 // Runs the passes in order, linting after each (a failure names the pass) and saying on stderr
 // what each changed; `after_each` runs after each pass. Returns the JSON report.
+// `quiet`: what they changed only at -v.
 Expected<nlohmann::json> runPasses(
     ir::GraphModule& gm, const std::vector<passes::PassRequest>& requests, const std::string& label,
-    const std::function<void(const passes::PassRequest&)>& after_each = nullptr);
+    const std::function<void(const passes::PassRequest&)>& after_each = nullptr,
+    bool quiet = false);
 
 // Prints a --format json document on stdout (indented, one trailing newline). Strings that are
 // not UTF-8 (a model's names are bytes) print with U+FFFD in place of each bad byte.

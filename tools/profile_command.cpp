@@ -125,13 +125,22 @@ int runProfile(const ProfileFlags& flags) {
   if (flags.runs < 1 || flags.warmup < 0)
     throw UsageError{"--runs must be at least 1 and --warmup at least 0"};
   std::string path = resolveModelPath(flags.model);
-  auto traced = loadGraphModule(path, {});
+  exec::Backend backend = applyExecFlags(flags.exec);
+  auto pipeline = executionPipeline(flags.exec, backend);
+  onnx::TraceOptions options;
+  for (const auto& request : pipeline) options.infer_shapes |= request.pass->needs_shapes;
+  auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;
   }
   std::string label = modelLabel(path);
-  ProfilingInterpreter interpreter(*traced.value(), applyExecFlags(flags.exec));
+  auto optimized = optimizeForExecution(*traced.value(), pipeline, label);
+  if (!optimized) {
+    printError(optimized.error());
+    return kExitFailure;
+  }
+  ProfilingInterpreter interpreter(*traced.value(), backend);
   reportFallbacks(interpreter);
   auto inputs = runInputs(interpreter, *traced.value(), flags.exec, label);
   if (!inputs) {
@@ -216,6 +225,7 @@ Runner addProfileCommand(CLI::App& app) {
       ->check(CLI::IsMember({"node", "type"}));
   cmd->add_option("--unit", flags->unit, "s (the seed's) or ms")->check(CLI::IsMember({"s", "ms"}));
   addExecFlags(*cmd, flags->exec);
+  addOptimizeFlag(*cmd, flags->exec);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   return [cmd, flags]() { return cmd->parsed() ? runProfile(*flags) : -1; };

@@ -4,9 +4,11 @@
 // fake-quantize for training; --convert folds the weight Q/DQ of a model back from training.
 // --report (or --format json): each quantized tensor's scale, zero point and SQNR, and each
 // output's SQNR, cosine similarity and max abs error against the float model on held-out inputs.
+#include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -17,8 +19,11 @@
 #include "exec/interpreter.h"
 #include "exec/io.h"
 #include "exec/quantize.h"
+#include "ir/lint.h"
 #include "ir/printers.h"
 #include "ir/progress.h"
+#include "onnx/export.h"
+#include "onnx/load.h"
 #include "passes/quant.h"
 #include "tools/common.h"
 
@@ -40,6 +45,7 @@ struct QuantizeFlags {
   bool force = false;
   bool convert = false;
   bool report = false;
+  bool bench = false;
   int holdout = 8;
   double min_sqnr = 10;
   std::string format = "text";
@@ -228,6 +234,143 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
   return true;
 }
 
+// The quantized graph as a written file holds it (exported, then traced again with shapes):
+// what `fxc run` reads back.
+Expected<std::unique_ptr<ir::GraphModule>> asWritten(const ir::GraphModule& gm) {
+  auto exported = onnx::exportModel(gm);
+  if (!exported) return Error{"export: " + exported.error()};
+  exported.value().materialize();
+  auto bytes = std::make_shared<std::string>();
+  if (!exported.value().proto->SerializeToString(bytes.get()))
+    return Error{"the quantized model does not serialize"};
+  auto loaded = onnx::parseModel(bytes->data(), bytes->size(), ".", bytes);
+  if (!loaded) return Error{"the quantized model does not load: " + loaded.error()};
+  onnx::TraceOptions options;
+  options.infer_shapes = true;
+  auto traced = onnx::trace(loaded.take(), options);
+  if (!traced) return Error{"the quantized model does not trace: " + traced.error()};
+  std::string problem = ir::lintGraph(traced.value()->graph(), traced.value().get());
+  if (!problem.empty()) return Error{"the quantized model fails lint: " + problem};
+  return traced;
+}
+
+// The median of `runs` timed runs (after two untimed ones), in ms.
+Expected<double> medianMs(exec::Interpreter& interpreter, const std::vector<exec::Value>& inputs,
+                          int runs) {
+  std::vector<double> ms;
+  for (int r = 0; r < runs + 2; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    auto outputs = interpreter.run(inputs);
+    if (!outputs) return Error{outputs.error()};
+    std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    if (r >= 2) ms.push_back(took.count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// One way of running the model for the integer-run report and --bench.
+struct Variant {
+  std::string name;
+  std::unique_ptr<ir::GraphModule> gm;
+  std::vector<exec::ErrorSums> error;  // per output, against the float model
+  double ms = 0;
+};
+
+// The quantized model run as written (its Q/DQ ops in float: the simulation the report's SQNR
+// above measures) and as `fxc run` runs it (the execution pipeline: quant-lower's integer
+// kernels): each output's SQNR, cosine and max error against the float model; with `bench`, the
+// float model's (after the pipeline too) and both variants' median times on the first held-out
+// input (`bench_runs` > 0). Adds "integer" (and "bench") to `report`.
+Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
+                                 std::unique_ptr<ir::GraphModule> float_gm, exec::Backend backend,
+                                 const ExecFlags& exec_flags,
+                                 const std::vector<std::vector<exec::Value>>& holdout,
+                                 const std::vector<std::vector<exec::Value>>& reference,
+                                 const std::string& label, int bench_runs, nlohmann::json& report,
+                                 std::string& text) {
+  std::vector<Variant> variants;
+  if (float_gm) variants.push_back({"float32", std::move(float_gm), {}, 0});
+  for (const char* name : {"int8 (Q/DQ as written)", "int8 (integer kernels)"}) {
+    auto written = asWritten(gm);
+    if (!written) return Error{written.error()};
+    variants.push_back({name, written.take(), {}, 0});
+  }
+  ExecFlags as_written = exec_flags;
+  as_written.optimize = 0;
+  nlohmann::json lowered = nlohmann::json::object();
+  for (Variant& v : variants) {
+    bool integer = v.name == "int8 (integer kernels)";
+    auto pipeline =
+        executionPipeline(v.name == "int8 (Q/DQ as written)" ? as_written : exec_flags, backend);
+    auto done = runPasses(*v.gm, pipeline, label, nullptr, /*quiet=*/true);
+    if (!done) return Error{done.error()};
+    if (integer) {
+      for (const auto& pass : done.value()) {
+        if (pass["pass"] == "quant-lower") lowered = pass["counts"];
+      }
+    }
+    exec::Interpreter interpreter(*v.gm, backend);
+    for (size_t k = 0; k < holdout.size(); ++k) {
+      auto got = interpreter.run(holdout[k]);
+      if (!got) return Error{v.name + ": " + got.error()};
+      v.error.resize(got.value().size());
+      for (size_t o = 0; o < v.error.size() && o < reference[k].size(); ++o) {
+        const auto& a = reference[k][o];
+        const auto& b = got.value()[o];
+        if (a.isFloat() && b.isFloat() && a.f.size() == b.f.size())
+          v.error[o].add(a.f.data(), b.f.data(), a.f.size());
+      }
+    }
+    if (bench_runs > 0) {
+      auto ms = medianMs(interpreter, holdout[0], bench_runs);
+      if (!ms) return Error{v.name + ": " + ms.error()};
+      v.ms = ms.value();
+    }
+  }
+  const Variant& integer = variants.back();
+  nlohmann::json outputs = nlohmann::json::array();
+  std::string lowered_text;
+  for (const auto& [what, n] : lowered.items())
+    lowered_text +=
+        (lowered_text.empty() ? "" : ", ") + what + " " + std::to_string(n.get<int64_t>());
+  for (size_t o = 0; o < integer.error.size(); ++o) {
+    const exec::ErrorSums& e = integer.error[o];
+    auto db = finite(e.sqnrDb());
+    outputs.push_back({{"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
+                       {"cosine", e.cosine()},
+                       {"max_abs_error", e.max_abs}});
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "integer run (quant-lower: %s): output %zu: SQNR %.2f dB  cosine %.6f  max abs "
+                  "error %.4g\n",
+                  lowered_text.empty() ? "nothing" : lowered_text.c_str(), o, e.sqnrDb(),
+                  e.cosine(), e.max_abs);
+    text += line;
+  }
+  report["integer"] = {{"lowered", lowered}, {"outputs", outputs}};
+  if (bench_runs <= 0) return true;
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<std::vector<std::string>> cells;
+  for (const Variant& v : variants) {
+    auto db = v.error.empty() ? std::optional<double>() : finite(v.error[0].sqnrDb());
+    double cosine = v.error.empty() ? 1.0 : v.error[0].cosine();
+    rows.push_back({{"model", v.name},
+                    {"median_ms", v.ms},
+                    {"sqnr_db", db ? nlohmann::json(*db) : nlohmann::json(nullptr)},
+                    {"cosine", cosine}});
+    char ms[32], sqnr[32], cos[32];
+    std::snprintf(ms, sizeof ms, "%.3f", v.ms);
+    std::snprintf(sqnr, sizeof sqnr, "%.2f", db ? *db : INFINITY);
+    std::snprintf(cos, sizeof cos, "%.6f", cosine);
+    cells.push_back({v.name, ms, sqnr, cos});
+  }
+  report["bench"] = rows;
+  text +=
+      "\n" + table({"model", "median ms", "SQNR (dB)", "cosine"}, cells, {false, true, true, true});
+  return true;
+}
+
 int runQuantize(const QuantizeFlags& flags) {
   if (flags.convert && flags.qat) throw UsageError{"--convert and --qat do not go together"};
   if (!flags.codegen.empty() && !flags.qat)
@@ -242,17 +385,21 @@ int runQuantize(const QuantizeFlags& flags) {
   }
   std::string path = resolveModelPath(flags.model);
   bool json = flags.format == "json";
-  validateOutputFlags(flags.output, path, flags.views.any() || json || flags.report);
+  validateOutputFlags(flags.output, path, flags.views.any() || json || flags.report || flags.bench);
   exec::Backend backend = applyExecFlags(flags.exec);
   onnx::TraceOptions options;
   options.infer_shapes = true;  // integer values (shape arithmetic) are never quantized
-  auto traced = loadGraphModule(path, options);
+  // --bench: a second copy of the float model, to time.
+  std::unique_ptr<ir::GraphModule> float_copy;
+  auto traced = loadGraphModule(path, options, flags.bench ? &float_copy : nullptr, &options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;
   }
   ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
+  if (flags.bench && flags.convert)
+    throw UsageError{"--bench needs the float model, not --convert"};
   auto fail = [&](const std::string& message) {
     printError(label + ": " + message);
     return kExitFailure;
@@ -280,7 +427,7 @@ int runQuantize(const QuantizeFlags& flags) {
     auto samples = exec::calibrationInputs(gm, flags.calibration, flags.exec.seed,
                                            parseShapes(flags.exec.shapes), flags.exec.batch);
     if (!samples) return fail(samples.error());
-    bool measure = flags.report || json;
+    bool measure = flags.report || json || flags.bench;
     if (measure || wantsOutput(flags.output)) {
       bool from_files = flags.calibration.rfind("random:", 0) != 0;
       size_t count = samples.value().size();
@@ -361,7 +508,13 @@ int runQuantize(const QuantizeFlags& flags) {
       std::string text;
       auto measured = measureReport(gm, holdout, reference, report, text);
       if (!measured) return fail(measured.error());
-      if (flags.report && !json) std::cout << text;
+      std::string integer_text;
+      auto integer =
+          measureIntegerRun(gm, std::move(float_copy), backend, flags.exec, holdout, reference,
+                            label, flags.bench ? 10 : 0, report, integer_text);
+      if (!integer) return fail(integer.error());
+      if (!json && flags.report) std::cout << text;
+      if (!json && (flags.report || flags.bench)) std::cout << integer_text;
     }
   }
   if (wantsOutput(flags.output)) {
@@ -414,13 +567,13 @@ int runQuantize(const QuantizeFlags& flags) {
     auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
     if (!drawn) return fail(drawn.error());
   }
-  if (!wantsOutput(flags.output) && (flags.report || json))
+  if (!wantsOutput(flags.output) && (flags.report || json || flags.bench))
     spdlog::info("nothing written: give -o FILE to save the quantized model");
   if (json) {
     if (flags.views.code) report["code"] = ir::pythonCode(gm.graph());
     if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     printJson(report);
-  } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report &&
+  } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report && !flags.bench &&
                                    flags.views.svg.empty() && flags.codegen.empty())) {
     std::string text = renderViews(gm, flags.views, true, viewName(path));
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -486,7 +639,11 @@ Runner addQuantizeCommand(CLI::App& app) {
   cmd->add_flag("--convert", flags->convert,
                 "fold the weight Q/DQ of a model back from training into int8 initializers");
   cmd->add_flag("--report", flags->report,
-                "per-tensor scale, zero point, SQNR; per-output SQNR, cosine, max error");
+                "per-tensor scale, zero point, SQNR; per-output SQNR, cosine, max error; the "
+                "same for the integer run (what fxc run executes)");
+  cmd->add_flag("--bench", flags->bench,
+                "time the float model, the Q/DQ model as written and its integer run (median of "
+                "10 runs on a held-out input), with each one's SQNR against the float model");
   cmd->add_option("--holdout", flags->holdout,
                   "held-out inputs for the report and the written-model check: random ones "
                   "(default 8), or at most this many of the calibration files' samples");

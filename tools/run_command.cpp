@@ -108,15 +108,23 @@ int runRun(const RunFlags& flags) {
     }
   }
   std::string path = resolveModelPath(flags.model);
+  exec::Backend backend = applyExecFlags(flags.exec);
+  auto pipeline = executionPipeline(flags.exec, backend);
   onnx::TraceOptions options = flags.trace;
+  for (const auto& request : pipeline) options.infer_shapes |= request.pass->needs_shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;
   }
-  const ir::GraphModule& gm = *traced.value();
+  ir::GraphModule& gm = *traced.value();
   std::string label = modelLabel(path);
-  exec::Interpreter interpreter(gm, applyExecFlags(flags.exec));
+  auto optimized = optimizeForExecution(gm, pipeline, label);
+  if (!optimized) {
+    printError(optimized.error());
+    return kExitFailure;
+  }
+  exec::Interpreter interpreter(gm, backend);
   reportFallbacks(interpreter);
   auto inputs = runInputs(interpreter, gm, flags.exec, label);
   if (!inputs) {
@@ -192,6 +200,7 @@ Runner addRunCommand(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}));
   addTraceFlags(*cmd, flags->trace);
   addExecFlags(*cmd, flags->exec);
+  addOptimizeFlag(*cmd, flags->exec);
   return [cmd, flags]() { return cmd->parsed() ? runRun(*flags) : -1; };
 }
 

@@ -137,6 +137,10 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
   // Values die after their last use, as in torch.fx's interpreter.
   std::unordered_map<const ir::Node*, size_t> uses_left = uses_;
   std::unordered_map<const ir::Node*, std::vector<Value>> env;
+  auto valueAt = [&](const ir::Node* node) -> Value& {
+    auto constant = constants_.find(node);
+    return constant != constants_.end() ? constant->second : env.at(node).at(0);
+  };
   std::vector<Value> outputs;
   size_t next_input = 0;
   const ir::Node* current = nullptr;
@@ -151,15 +155,25 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           env[node] = {std::move(inputs[next_input++])};
           break;
         case ir::Opcode::kGetAttr: {
+          if (constants_.count(node)) break;
           auto tensor = gm_.findTensor(node->target());
           if (!tensor) throw ExecError("no tensor " + node->target());
-          env[node] = {fromTensor(*tensor)};
+          Value value = fromTensor(*tensor);
+          // Converted on the first run and kept for the next ones, up to a budget of memory;
+          // past it, converted in every run and freed after its last use, as other values are.
+          double bytes = static_cast<double>(value.numel()) * (value.isFloat() ? 4.0 : 8.0);
+          if (constant_bytes_ + bytes <= kConstantBudget) {
+            constant_bytes_ += bytes;
+            constants_.emplace(node, std::move(value));
+          } else {
+            env[node] = {std::move(value)};
+          }
           break;
         }
         case ir::Opcode::kOutput: {
           auto take = [&](const ir::Argument& arg) {
             if (!arg.isNode()) throw ExecError("an output is not a value");
-            Value& value = env.at(arg.toNode()).at(0);
+            Value& value = valueAt(arg.toNode());
             value.makePlain();
             outputs.push_back(value);
           };
@@ -186,7 +200,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             bool native = steps_.at(node).native;
             for (const ir::Argument& arg : node->args()) {
               if (arg.isNode()) {
-                Value& value = env.at(arg.toNode()).at(0);
+                Value& value = valueAt(arg.toNode());
                 if (!native) value.makePlain();  // once: later readers find it plain
                 args.push_back(&value);
               } else if (arg.isNone()) {

@@ -73,6 +73,10 @@ class Interpreter {
   std::unordered_map<const ir::Node*, size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
+  // get_attr values, likewise, up to kConstantBudget bytes.
+  static constexpr double kConstantBudget = 1 << 30;
+  std::unordered_map<const ir::Node*, Value> constants_;
+  double constant_bytes_ = 0;
 };
 
 }  // namespace fxc::exec

@@ -22,6 +22,12 @@ bool KernelContext::outputUsed(size_t k) const {
   return false;
 }
 
+bool KernelContext::constantInput(size_t k) const {
+  if (derived_ || !state_ || k >= inputs_.size() || k >= node_.args().size()) return false;
+  const ir::Argument& arg = node_.args()[k];
+  return arg.isNode() && arg.toNode()->op() == ir::Opcode::kGetAttr;
+}
+
 const ir::Kwargs& KernelContext::attributes() const {
   return attributes_ ? *attributes_ : module_ ? module_->attributes() : node_.kwargs();
 }

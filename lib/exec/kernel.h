@@ -32,6 +32,7 @@ class KernelContext {
   KernelContext withInputs(std::vector<const Value*> inputs) const {
     KernelContext c = *this;
     c.inputs_ = std::move(inputs);
+    c.derived_ = true;
     return c;
   }
   // The same node seen with other inputs, attributes (kept alive by the caller) and module
@@ -42,6 +43,7 @@ class KernelContext {
     c.inputs_ = std::move(inputs);
     c.attributes_ = attributes;
     c.tensor_ = std::move(tensor);
+    c.derived_ = true;
     return c;
   }
 
@@ -56,6 +58,9 @@ class KernelContext {
   size_t inputCount() const { return inputs_.size(); }
   const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
   const Value& input(size_t k) const;
+  // Whether input k is a constant of the model (a get_attr): the same value in every run of
+  // this interpreter, so a plan may keep what it derives from it.
+  bool constantInput(size_t k) const;
   // A module tensor (weight, bias, running_mean, ...), or nullptr.
   const Value* tensor(const std::string& name) const { return tensor_ ? tensor_(name) : nullptr; }
 
@@ -92,6 +97,7 @@ class KernelContext {
   int64_t opset_;
   std::any* state_;
   const ir::Kwargs* attributes_ = nullptr;  // instead of the node's or module's, when set
+  bool derived_ = false;  // inputs replaced (withInputs, withView): no longer the node's args
 };
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;

@@ -7,11 +7,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <type_traits>
 
 #include "exec/kernels_internal.h"
+#include "exec/quantize.h"
 
 namespace fxc::exec {
 namespace {
@@ -32,8 +35,24 @@ dnnl::stream& stream() {
 
 memory::dims dimsOf(std::initializer_list<int64_t> dims) { return memory::dims(dims); }
 
-memory::desc plainDesc(const std::vector<int64_t>& shape) {
-  return memory::desc(memory::dims(shape.begin(), shape.end()), kF32, Tag::nchw);
+// Row-major layout of a rank-1 to rank-6 tensor.
+Tag plainTag(size_t rank) {
+  static const Tag tags[] = {Tag::a, Tag::ab, Tag::abc, Tag::abcd, Tag::abcde, Tag::abcdef};
+  if (rank < 1 || rank > 6) throw ExecError("a rank oneDNN does not take");
+  return tags[rank - 1];
+}
+
+memory::desc plainDesc(const std::vector<int64_t>& shape,
+                       memory::data_type type = memory::data_type::f32) {
+  return memory::desc(memory::dims(shape.begin(), shape.end()), type, plainTag(shape.size()));
+}
+
+// The 8-bit integer types oneDNN computes with; f32 for anything else.
+bool isInt8(ir::DType dtype) { return dtype == ir::DType::kInt8 || dtype == ir::DType::kUInt8; }
+memory::data_type dnnlType(ir::DType dtype) {
+  return dtype == ir::DType::kInt8    ? memory::data_type::s8
+         : dtype == ir::DType::kUInt8 ? memory::data_type::u8
+                                      : kF32;
 }
 
 // A value in one of oneDNN's layouts.
@@ -47,7 +66,7 @@ class DnnlData : public NativeData {
     size_t n = 1;
     for (auto d : dims) n *= static_cast<size_t>(d);
     std::vector<float> out(n);
-    memory plain(memory::desc(dims, kF32, Tag::nchw), engine(), out.data());
+    memory plain(memory::desc(dims, kF32, plainTag(dims.size())), engine(), out.data());
     dnnl::reorder(data_, plain).execute(stream(), const_cast<memory&>(data_), plain);
     stream().wait();
     return out;
@@ -57,18 +76,33 @@ class DnnlData : public NativeData {
   memory data_;
 };
 
-// The input as oneDNN memory: its native memory, or a view of its plain elements.
+// The input as oneDNN memory: its native memory, or a view of its plain elements (float32), or
+// a copy of them narrowed to 8 bits (int8/uint8, which a Value holds widened).
 memory memoryOf(const Value& x) {
   if (x.native) {
     if (const auto* data = dynamic_cast<const DnnlData*>(x.native.get())) return data->data();
     throw ExecError("a value in a layout oneDNN does not know");
   }
+  if (isInt8(x.dtype)) {
+    memory narrow(plainDesc(x.shape, dnnlType(x.dtype)), engine());
+    if (x.dtype == ir::DType::kUInt8) {
+      auto* out = static_cast<uint8_t*>(narrow.get_data_handle());
+      for (size_t k = 0; k < x.i.size(); ++k) out[k] = static_cast<uint8_t>(x.i[k]);
+    } else {
+      auto* out = static_cast<int8_t*>(narrow.get_data_handle());
+      for (size_t k = 0; k < x.i.size(); ++k) out[k] = static_cast<int8_t>(x.i[k]);
+    }
+    return narrow;
+  }
   return memory(plainDesc(x.shape), engine(), const_cast<float*>(x.f.data()));
 }
 
-// A value for memory `data` of `shape`: plain elements when its layout is plain, else native.
-Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage) {
+// A value for memory `data` of `shape`: plain elements when its layout is plain, else native
+// (always native for 8-bit integers).
+Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage,
+              ir::DType dtype = ir::DType::kFloat32) {
   Value y;
+  y.dtype = dtype;
   y.shape = shape;
   if (plain_storage.empty()) {
     y.native = std::make_shared<DnnlData>(std::move(data));
@@ -173,6 +207,8 @@ Kernel convolution(Kernel reference, Fused fused) {
     const Value& x = requireFloat(c.input(0), "the input");
     const Value* module_weight = c.tensor("weight");
     const Value* w = module_weight ? module_weight : c.optionalInput(1);
+    // A module's weight or a constant input: reordered once, when the plan is made.
+    bool constant_weight = module_weight || c.constantInput(1);
     const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
     const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
@@ -188,7 +224,7 @@ Kernel convolution(Kernel reference, Fused fused) {
                            std::shared_ptr<ConvPlan> made;
                            try {
                              made = planConvolution(g, b, fused);
-                             if (module_weight) reorderWeights(*made, *w);
+                             if (constant_weight) reorderWeights(*made, *w);
                            } catch (const dnnl::error&) {
                              made = std::make_shared<ConvPlan>();
                              made->use_reference = true;
@@ -197,8 +233,8 @@ Kernel convolution(Kernel reference, Fused fused) {
                            return made;
                          });
     if (plan.use_reference) return onPlainInputs(reference, c);
-    if (!module_weight) reorderWeights(plan, *w);  // a weight computed at run time
-    if (b && !c.tensor("bias"))                    // likewise a bias
+    if (!constant_weight) reorderWeights(plan, *w);  // a weight computed at run time
+    if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
 
     std::vector<float> plain_storage;
@@ -225,6 +261,319 @@ Kernel convolution(Kernel reference, Fused fused) {
     plan.conv.execute(stream(), args);
     stream().wait();
     return {valueOf(std::move(dst), out_shape, std::move(plain_storage))};
+  };
+}
+
+// QLinearConv on oneDNN's int8 convolution: uint8/int8 input, int8 weights (zero point 0, one
+// scale per tensor or per output channel), int32 bias, an 8-bit output. The accumulator is
+// rescaled by s_x·s_w[c]/s_y (oneDNN's output scales, rounded to nearest even) and shifted by
+// the output's zero point: ONNX's arithmetic, in float where the reference uses double (a
+// result on a rounding tie may differ by one unit). Every parameter must be a constant of the
+// model: the primitive is made for their values once. Anything else runs the reference kernel.
+struct QConvPlan {
+  std::vector<int64_t> src_shape;
+  ir::DType src_type = ir::DType::kUndefined;
+  bool use_reference = false;
+  dnnl::convolution_forward conv;
+  memory::desc dst;
+  ir::DType dst_type = ir::DType::kUndefined;
+  memory weights, bias, src_zero_point, dst_zero_point;
+  Relayout src;
+};
+
+// A scalar parameter (a one-element tensor).
+bool scalarOf(const Value* v, bool is_float) {
+  return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
+}
+
+std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeometry& g,
+                                           const Value& x) {
+  auto plan = std::make_shared<QConvPlan>();
+  plan->src_shape = x.shape;
+  plan->src_type = x.dtype;
+  plan->use_reference = true;
+  const Value &w = c.input(3), &x_scale = c.input(1), &w_scale = c.input(4), &y_scale = c.input(6);
+  const Value *x_zp = c.optionalInput(2), *w_zp = c.optionalInput(5), *y_zp = c.optionalInput(7),
+              *b = c.optionalInput(8);
+  for (size_t k = 1; k < c.inputCount(); ++k) {
+    if (c.optionalInput(k) && !c.constantInput(k)) return plan;
+  }
+  if (w.dtype != ir::DType::kInt8 || w.shape.size() != 4 || !scalarOf(&x_scale, true) ||
+      !scalarOf(&y_scale, true) || (x_zp && (!scalarOf(x_zp, false) || x_zp->dtype != x.dtype)) ||
+      (y_zp && (!scalarOf(y_zp, false) || !isInt8(y_zp->dtype))) || !w_scale.isFloat() ||
+      (w_scale.numel() != 1 && w_scale.numel() != g.cout) ||
+      (b && (b->dtype != ir::DType::kInt32 || b->numel() != g.cout)))
+    return plan;
+  if (w_zp && (w_zp->isFloat() ||
+               std::any_of(w_zp->i.begin(), w_zp->i.end(), [](int64_t z) { return z != 0; })))
+    return plan;
+  plan->dst_type = y_zp ? y_zp->dtype : ir::DType::kUInt8;
+  std::vector<float> scales;
+  for (float s : w_scale.f) {
+    double scale = static_cast<double>(x_scale.f[0]) * s / y_scale.f[0];
+    if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
+    scales.push_back(static_cast<float>(scale));
+  }
+  const Window& win = g.win;
+  memory::dims weight_dims = g.groups == 1
+                                 ? dimsOf({g.cout, g.cin_g, g.kh, g.kw})
+                                 : dimsOf({g.groups, g.cout / g.groups, g.cin_g, g.kh, g.kw});
+  auto s8 = memory::data_type::s8, s32 = memory::data_type::s32;
+  memory::desc bias_md = b ? memory::desc(dimsOf({g.cout}), s32, Tag::x) : memory::desc();
+  try {
+    dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        memory::desc(dimsOf({g.n, g.cin, g.h, g.w}), dnnlType(x.dtype), Tag::any),
+        memory::desc(weight_dims, s8, Tag::any), bias_md,
+        memory::desc(dimsOf({g.n, g.cout, g.oh, g.ow}), dnnlType(plan->dst_type), Tag::any),
+        dimsOf({win.strides[0], win.strides[1]}),
+        dimsOf({win.dilations[0] - 1, win.dilations[1] - 1}), dimsOf({win.pads[0], win.pads[1]}),
+        dimsOf({win.pads[2], win.pads[3]}));
+    dnnl::primitive_attr attr;
+    attr.set_output_scales(scales.size() == 1 ? 0 : 1 << 1, scales);
+    // Zero points as run-time arguments, the form oneDNN's CPU convolutions take.
+    auto zero_point = [&](int arg, const Value* zp, memory& kept) {
+      if (!zp || zp->i[0] == 0) return;
+      attr.set_zero_points(arg, 0, {DNNL_RUNTIME_S32_VAL});
+      kept = memory(memory::desc({1}, s32, Tag::x), engine());
+      *static_cast<int32_t*>(kept.get_data_handle()) = static_cast<int32_t>(zp->i[0]);
+    };
+    zero_point(DNNL_ARG_SRC, x_zp, plan->src_zero_point);
+    zero_point(DNNL_ARG_DST, y_zp, plan->dst_zero_point);
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
+    plan->conv = dnnl::convolution_forward(pd);
+    plan->dst = pd.dst_desc();
+    plan->src.to = pd.src_desc();
+    // The weights narrowed to int8 and reordered once into the primitive's layout.
+    memory user(memory::desc(weight_dims, s8, g.groups == 1 ? Tag::oihw : Tag::goihw), engine());
+    auto* narrow = static_cast<int8_t*>(user.get_data_handle());
+    for (size_t k = 0; k < w.i.size(); ++k) narrow[k] = static_cast<int8_t>(w.i[k]);
+    plan->weights = memory(pd.weights_desc(), engine());
+    dnnl::reorder(user, plan->weights).execute(stream(), user, plan->weights);
+    if (b) {
+      plan->bias = memory(pd.bias_desc(), engine());
+      auto* bias = static_cast<int32_t*>(plan->bias.get_data_handle());
+      for (size_t k = 0; k < b->i.size(); ++k) bias[k] = static_cast<int32_t>(b->i[k]);
+    }
+    stream().wait();
+  } catch (const dnnl::error&) {
+    return plan;  // no oneDNN implementation for this case
+  }
+  plan->use_reference = false;
+  return plan;
+}
+
+Kernel quantizedConvolution(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < 8 || !c.state() ||
+        c.input(3).shape.size() != 4 || c.input(3).isFloat())
+      return onPlainInputs(reference, c);
+    ConvGeometry g = convGeometry(c, x, c.input(3));
+    QConvPlan& plan = c.plan<QConvPlan>(
+        [&](const QConvPlan& kept) {
+          return kept.src_shape == x.shape && kept.src_type == x.dtype;
+        },
+        [&] { return planQLinearConv(c, g, x); });
+    if (plan.use_reference) return onPlainInputs(reference, c);
+    memory dst(plan.dst, engine());
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
+                                            {DNNL_ARG_WEIGHTS, plan.weights},
+                                            {DNNL_ARG_DST, dst}};
+    if (plan.bias) args[DNNL_ARG_BIAS] = plan.bias;
+    if (plan.src_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = plan.src_zero_point;
+    if (plan.dst_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = plan.dst_zero_point;
+    plan.conv.execute(stream(), args);
+    stream().wait();
+    return {valueOf(std::move(dst), {g.n, g.cout, g.oh, g.ow}, {}, plan.dst_type)};
+  };
+}
+
+// Elementwise quantization kernels on values in any oneDNN layout without padding (each element
+// stored once): the output keeps the input's layout, so no transposition happens between the
+// integer convolutions and the float ops around them.
+
+// The memory descriptor of `desc` with another data type (same dims and strides).
+memory::desc retyped(const memory::desc& desc, memory::data_type type) {
+  memory::desc out = desc;
+  out.data.data_type = static_cast<dnnl_data_type_t>(type);
+  return out;
+}
+
+bool unpadded(const memory::desc& desc) {
+  for (int d = 0; d < desc.data.ndims; ++d) {
+    if (desc.data.padded_dims[d] != desc.data.dims[d] || desc.data.padded_offsets[d] != 0)
+      return false;
+  }
+  return desc.data.format_kind == dnnl_blocked && desc.data.offset0 == 0;
+}
+
+// Elementwise loops are vectorized, and split over the threads from this many elements on.
+constexpr size_t kParallelElements = 1 << 16;
+
+// Rounds half to even like std::nearbyint in the default rounding mode, for |x| ≤ 2^22 (after
+// the clamp, which saturation makes harmless): adding 1.5·2^23 leaves no fraction bits.
+inline float roundHalfEven(float x) {
+  constexpr float kMagic = 12582912.0f;
+  x = std::min(std::max(x, -4194304.0f), 4194304.0f);
+  return (x + kMagic) - kMagic;
+}
+
+// saturate(round(x / scale) + zero_point): quantizeValue's arithmetic, vectorizable.
+template <typename T>
+inline T quantizeTo(float x, float scale, float zero_point, float lo, float hi) {
+  float q = roundHalfEven(x / scale) + zero_point;
+  // Through int32: float to int32 vectorizes, float to an 8-bit type does not.
+  return static_cast<T>(static_cast<int32_t>(std::min(std::max(q, lo), hi)));
+}
+
+template <typename T>
+void quantizeElements(const float* x, T* y, size_t n, float scale, int64_t zero_point) {
+  float zp = static_cast<float>(zero_point);
+  float lo = std::is_signed_v<T> ? -128.0f : 0.0f, hi = std::is_signed_v<T> ? 127.0f : 255.0f;
+#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
+  for (size_t k = 0; k < n; ++k) y[k] = quantizeTo<T>(x[k], scale, zp, lo, hi);
+}
+
+// QuantizeLinear with one scale and zero point, into an 8-bit buffer the integer kernels read as
+// it is.
+Kernel quantizeToInt8(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    const Value* zp = c.optionalInput(2);
+    if (!x.isFloat() || x.shape.empty() || x.shape.size() > 6 || !scalarOf(&c.input(1), true) ||
+        (zp && (!scalarOf(zp, false) || !isInt8(zp->dtype))) || !(c.input(1).f[0] > 0) ||
+        (x.native && !unpadded(memoryOf(x).get_desc())))
+      return onPlainInputs(reference, c);
+    ir::DType dtype = zp ? zp->dtype : ir::DType::kUInt8;
+    memory in = memoryOf(x);
+    memory y(retyped(in.get_desc(), dnnlType(dtype)), engine());
+    const auto* from = static_cast<const float*>(in.get_data_handle());
+    size_t n = static_cast<size_t>(x.numel());
+    float scale = c.input(1).f[0];
+    int64_t zero_point = zp ? zp->i[0] : 0;
+    if (dtype == ir::DType::kUInt8) {
+      quantizeElements(from, static_cast<uint8_t*>(y.get_data_handle()), n, scale, zero_point);
+    } else {
+      quantizeElements(from, static_cast<int8_t*>(y.get_data_handle()), n, scale, zero_point);
+    }
+    return {valueOf(std::move(y), x.shape, {}, dtype)};
+  };
+}
+
+template <typename T>
+void dequantizeElements(const T* x, float* y, size_t n, float scale, int64_t zero_point) {
+  float zp = static_cast<float>(zero_point);
+#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
+  for (size_t k = 0; k < n; ++k) y[k] = (static_cast<float>(x[k]) - zp) * scale;
+}
+
+// DequantizeLinear of an 8-bit value in a oneDNN layout, one scale and zero point:
+// dequantizeValue's arithmetic, (q − z)·s (q − z exact in float).
+Kernel dequantizeFromInt8(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    const Value* zp = c.optionalInput(2);
+    if (!x.native || !isInt8(x.dtype) || !scalarOf(&c.input(1), true) ||
+        (zp && (!scalarOf(zp, false) || zp->dtype != x.dtype)) || !unpadded(memoryOf(x).get_desc()))
+      return onPlainInputs(reference, c);
+    memory in = memoryOf(x);
+    memory y(retyped(in.get_desc(), kF32), engine());
+    auto* to = static_cast<float*>(y.get_data_handle());
+    size_t n = static_cast<size_t>(x.numel());
+    float scale = c.input(1).f[0];
+    int64_t zero_point = zp ? zp->i[0] : 0;
+    if (x.dtype == ir::DType::kUInt8) {
+      dequantizeElements(static_cast<const uint8_t*>(in.get_data_handle()), to, n, scale,
+                         zero_point);
+    } else {
+      dequantizeElements(static_cast<const int8_t*>(in.get_data_handle()), to, n, scale,
+                         zero_point);
+    }
+    bool plain = y.get_desc() == plainDesc(x.shape);
+    std::vector<float> storage;
+    if (plain) storage.assign(to, to + n);
+    return {valueOf(std::move(y), x.shape, std::move(storage))};
+  };
+}
+
+// com.microsoft.QLinearAdd, two 8-bit values of one shape: Q(DQ(a) + DQ(b)) in float exactly as
+// the QDQ ops compute it (dequantizeValue, a float add, quantizeValue), in the layout of `a`.
+template <typename T>
+void addQuantized(const T* a, const T* b, T* y, size_t n, float sa, float za, float sb, float zb,
+                  float sy, float zy) {
+  float lo = std::is_signed_v<T> ? -128.0f : 0.0f, hi = std::is_signed_v<T> ? 127.0f : 255.0f;
+#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
+  for (size_t k = 0; k < n; ++k) {
+    float sum = (static_cast<float>(a[k]) - za) * sa + (static_cast<float>(b[k]) - zb) * sb;
+    y[k] = quantizeTo<T>(sum, sy, zy, lo, hi);
+  }
+}
+
+Kernel quantizedAdd(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() < 8) return onPlainInputs(reference, c);
+    const Value &a = c.input(0), &b = c.input(3);
+    const Value *za = c.optionalInput(2), *zb = c.optionalInput(5), *zy = c.optionalInput(7);
+    ir::DType dtype = a.dtype;
+    bool ok = a.native && isInt8(dtype) && b.dtype == dtype && a.shape == b.shape;
+    for (size_t k : {1, 4, 6}) ok = ok && scalarOf(c.optionalInput(k), true);
+    for (const Value* z : {za, zb, zy})
+      ok = ok && (!z || (scalarOf(z, false) && z->dtype == dtype));
+    if (!ok || !unpadded(memoryOf(a).get_desc())) return onPlainInputs(reference, c);
+    memory ma = memoryOf(a), mb = memoryOf(b);
+    if (!(mb.get_desc() == ma.get_desc())) {
+      memory relaid(ma.get_desc(), engine());
+      dnnl::reorder(mb, relaid).execute(stream(), mb, relaid);
+      stream().wait();
+      mb = relaid;
+    }
+    memory y(ma.get_desc(), engine());
+    auto zero = [](const Value* z) { return z ? static_cast<float>(z->i[0]) : 0.0f; };
+    float sa = c.input(1).f[0], sb = c.input(4).f[0], sy = c.input(6).f[0];
+    size_t n = static_cast<size_t>(a.numel());
+    if (dtype == ir::DType::kUInt8) {
+      addQuantized(static_cast<const uint8_t*>(ma.get_data_handle()),
+                   static_cast<const uint8_t*>(mb.get_data_handle()),
+                   static_cast<uint8_t*>(y.get_data_handle()), n, sa, zero(za), sb, zero(zb), sy,
+                   zero(zy));
+    } else {
+      addQuantized(static_cast<const int8_t*>(ma.get_data_handle()),
+                   static_cast<const int8_t*>(mb.get_data_handle()),
+                   static_cast<int8_t*>(y.get_data_handle()), n, sa, zero(za), sb, zero(zb), sy,
+                   zero(zy));
+    }
+    return {valueOf(std::move(y), a.shape, {}, dtype)};
+  };
+}
+
+// torch.maximum / torch.minimum of an 8-bit value and a one-element constant of its type (the
+// clamp that quant-lower keeps as integer bounds), in the value's layout.
+template <bool kMax>
+Kernel int8Bound(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() != 2) return onPlainInputs(reference, c);
+    const Value &x = c.input(0), &bound = c.input(1);
+    if (!x.native || !isInt8(x.dtype) || bound.native || bound.dtype != x.dtype ||
+        bound.numel() != 1 || !unpadded(memoryOf(x).get_desc()))
+      return onPlainInputs(reference, c);
+    memory in = memoryOf(x);
+    memory y(in.get_desc(), engine());
+    size_t n = static_cast<size_t>(x.numel());
+    auto clamp = [&](auto* from, auto* to) {
+      using T = std::remove_reference_t<decltype(*to)>;
+      T b = static_cast<T>(bound.i[0]);
+#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
+      for (size_t k = 0; k < n; ++k) to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
+    };
+    if (x.dtype == ir::DType::kUInt8) {
+      clamp(static_cast<const uint8_t*>(in.get_data_handle()),
+            static_cast<uint8_t*>(y.get_data_handle()));
+    } else {
+      clamp(static_cast<const int8_t*>(in.get_data_handle()),
+            static_cast<int8_t*>(y.get_data_handle()));
+    }
+    return {valueOf(std::move(y), x.shape, {}, x.dtype)};
   };
 }
 
@@ -255,7 +604,7 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
                      : g.include_pad ? dnnl::algorithm::pooling_avg_include_padding
                                      : dnnl::algorithm::pooling_avg_exclude_padding;
     // The output in the input's layout (blocked stays blocked).
-    memory::desc dst_any(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::any);
+    memory::desc dst_any(dimsOf({g.n, g.ch, g.oh, g.ow}), src.data_type(), Tag::any);
     try {
       dnnl::pooling_forward::desc desc(
           dnnl::prop_kind::forward_inference, algorithm, plan->src, dst_any,
@@ -264,7 +613,7 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
       dnnl::pooling_forward::primitive_desc pd(desc, engine());
       plan->pool = dnnl::pooling_forward(pd);
       plan->dst = pd.dst_desc();
-      plan->dst_plain = plan->dst == plainDesc({g.n, g.ch, g.oh, g.ow});
+      plan->dst_plain = plan->dst == plainDesc({g.n, g.ch, g.oh, g.ow});  // f32 only
     } catch (const dnnl::error&) {
       plan->use_reference = true;
     }
@@ -276,7 +625,9 @@ template <bool kMax>
 Kernel pooling(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
-    if (!x.isFloat() || x.shape.size() != 4 || !c.state() || (kMax && c.outputUsed(1)))
+    // Integers: max pooling of int8/uint8 (average pooling rounds: the reference's way).
+    bool int8 = kMax && isInt8(x.dtype);
+    if (!(x.isFloat() || int8) || x.shape.size() != 4 || !c.state() || (kMax && c.outputUsed(1)))
       return onPlainInputs(reference, c);
     PoolGeometry g = poolGeometry(c, x);
     memory src = memoryOf(x);
@@ -296,7 +647,7 @@ Kernel pooling(Kernel reference) {
     }
     plan.pool.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage))};
+    return {valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage), x.dtype)};
   };
 }
 
@@ -316,6 +667,12 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:ConvReLU2d"}, conv(Fused::kRelu));
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
+  wrap(t, {"onnx.QLinearConv"}, quantizedConvolution);
+  wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
+  wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
+  wrap(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
+  wrap(t, {"torch.maximum"}, int8Bound<true>);
+  wrap(t, {"torch.minimum"}, int8Bound<false>);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
   // 1-D ops through the fast 2-D kernels.
   for (auto [one_d, two_d] :
@@ -331,11 +688,22 @@ void addFastKernels(KernelTable& t) {
 }
 
 const std::vector<std::string>& nativeKernelKeys() {
-  // Module calls only: their parameters are module tensors, never native; the functional forms
-  // may take a weight as an input.
-  static const std::vector<std::string> keys = {"module:Conv2d", "module:ConvReLU2d",
-                                                "module:ConvAddReLU2d", "module:MaxPool2d",
-                                                "module:AvgPool2d"};
+  // Convolution: module calls only (their parameters are module tensors, never native; the
+  // functional forms may take a weight as an input). The pooling and quantization kernels check
+  // what they get and hand anything else to the reference kernels on plain copies.
+  static const std::vector<std::string> keys = {"module:Conv2d",
+                                                "module:ConvReLU2d",
+                                                "module:ConvAddReLU2d",
+                                                "module:MaxPool2d",
+                                                "module:AvgPool2d",
+                                                "torch.nn.functional.max_pool2d",
+                                                "torch.nn.functional.avg_pool2d",
+                                                "onnx.QLinearConv",
+                                                "onnx.QuantizeLinear",
+                                                "onnx.DequantizeLinear",
+                                                "com.microsoft.QLinearAdd",
+                                                "torch.maximum",
+                                                "torch.minimum"};
   return keys;
 }
 

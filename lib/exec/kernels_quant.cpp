@@ -208,9 +208,33 @@ std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
           Value::ints({}, {params.zero_point}, ir::DType::kUInt8)};
 }
 
+// com.microsoft.QLinearAdd (ONNX Runtime's contrib op, what quant-lower makes of a quantized
+// Add): Q(DQ(a) + DQ(b)) with the QDQ ops' own arithmetic, per tensor, operands of one shape.
+std::vector<Value> quantizedAdd(const KernelContext& c) {
+  const Value &a = c.input(0), &b = c.input(3);
+  if (a.isFloat() || b.isFloat()) throw ExecError("QLinearAdd's operands must be integer");
+  if (a.shape != b.shape)
+    throw ExecError("unsupported: QLinearAdd of shapes " + shapeText(a.shape) + " and " +
+                    shapeText(b.shape));
+  Broadcast pa(a, c.input(1), c.optionalInput(2), 1), pb(b, c.input(4), c.optionalInput(5), 1);
+  const Value* zy = c.optionalInput(7);
+  Broadcast py(a, c.input(6), zy, 1);
+  if (pa.scales.size() != 1 || pb.scales.size() != 1 || py.scales.size() != 1)
+    throw ExecError("unsupported: QLinearAdd with per-axis scales");
+  ir::DType dtype = zy ? zy->dtype : ir::DType::kUInt8;
+  QuantRange range = rangeOf(dtype);
+  Value y = Value::ints(a.shape, std::vector<int64_t>(a.i.size()), dtype);
+  for (size_t k = 0; k < a.i.size(); ++k) {
+    float sum = dequantizeValue(a.i[k], pa.at(0)) + dequantizeValue(b.i[k], pb.at(0));
+    y.i[k] = quantizeValue(sum, py.at(0), range);
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
+  add(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
   add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),

@@ -31,7 +31,12 @@ Value Value::ints(std::vector<int64_t> shape, std::vector<int64_t> data, ir::DTy
 
 void Value::makePlain() {
   if (!native) return;
-  f = native->plain();
+  std::vector<float> elements = native->plain();
+  if (isFloat()) {
+    f = std::move(elements);
+  } else {  // integer elements (int8/uint8 activations), exact in float
+    i.assign(elements.begin(), elements.end());
+  }
   native.reset();
 }
 
@@ -107,7 +112,8 @@ int64_t checkedNumel(const std::vector<int64_t>& shape, ir::DType dtype) {
   }
   static const double machine =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  double limit = memory_limit > 0 && (machine <= 0 || memory_limit < machine) ? memory_limit : machine;
+  double limit =
+      memory_limit > 0 && (machine <= 0 || memory_limit < machine) ? memory_limit : machine;
   double bytes = static_cast<double>(n) * (dtype == ir::DType::kFloat32 ? 4.0 : 8.0);
   if (limit > 0 && bytes > limit) {
     char text[128];

@@ -26,7 +26,7 @@ class ExecError : public ModelError {
 class NativeData {
  public:
   virtual ~NativeData() = default;
-  // The elements in row-major order of the value's shape.
+  // The elements in row-major order of the value's shape (integers as exact floats).
   virtual std::vector<float> plain() const = 0;
 };
 
@@ -35,7 +35,7 @@ struct Value {
   std::vector<int64_t> shape;
   std::vector<float> f;
   std::vector<int64_t> i;
-  // When set, the elements are here instead of in `f` (float32 only). Kernels that do not
+  // When set, the elements are here instead of in `f` (or in `i`: int8 and uint8). Kernels that do not
   // accept native data never see it: the interpreter calls makePlain() first.
   std::shared_ptr<const NativeData> native;
   void makePlain();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -148,6 +149,7 @@ class Exporter {
     graph_ = model->mutable_graph();
     nameValues();
     for (const ir::Node* node : gm_.graph()) emit(*node);
+    importDomains(*model);
     return model;
   }
 
@@ -451,6 +453,22 @@ class Exporter {
     }
     writeAttributes(module->attributes(), out, node);
     return out;
+  }
+
+  // Every domain a node uses is imported: a rewrite may bring ops of a domain the source model
+  // did not use (quant-lower's com.microsoft.QLinearAdd, version 1).
+  static void importDomains(::onnx::ModelProto& model) {
+    std::set<std::string> imported;
+    for (const auto& opset : model.opset_import())
+      imported.insert(opset.domain() == "ai.onnx" ? "" : opset.domain());
+    for (const auto& node : model.graph().node()) {
+      std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+      if (!domain.empty() && imported.insert(domain).second) {
+        auto* opset = model.add_opset_import();
+        opset->set_domain(domain);
+        opset->set_version(1);
+      }
+    }
   }
 
   void emitOutputs(const ir::Node& node) {

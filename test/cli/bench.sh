@@ -32,11 +32,19 @@ grep -q '"batch": 2,' "$work/b.json" || fail "no integer batch in the JSON"
 speedup=$(awk '/"speedup":/ { gsub(/,/, "", $2); print $2 }' "$work/b.json")
 awk -v s="$speedup" -v a="$(field unfused p50_ms)" -v b="$(field fused p50_ms)" \
   'BEGIN { exit !((s * b / a - 1) ^ 2 < 1e-6) }' || fail "speedup $speedup is not the ratio of the p50s"
-text=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 3) || fail "bench without passes failed"
+text=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 3 -O0) || fail "bench -O0 failed"
 head -1 <<<"$text" | tr -s ' ' | grep -q '^variant runs mean ms std ms min ms p50 ms p90 ms p99 ms max ms per second$' ||
   fail "unexpected header: $text"
 grep -q '^unfused  *3  ' <<<"$text" || fail "unexpected row: $text"
-grep -q '^fused' <<<"$text" && fail "fused timing without --pass"
+grep -q '^fused' <<<"$text" && fail "fused timing with -O0 and without --pass"
+# Without --pass: the graph as written against the graph after the execution pipeline, whose
+# passes -v lists.
+"$fxc" bench -v testdata/models/resnet18_narrow.onnx --runs 2 >"$work/out" 2>"$work/err" ||
+  fail "bench without passes failed"
+grep -q '^fused  *2  ' "$work/out" || fail "no optimized timing without --pass: $(cat "$work/out")"
+for pass in quant-fold-weights quant-lower simplify conv-bn conv-add-relu conv-relu; do
+  grep -q "fxc: $pass: " "$work/err" || fail "-v does not list $pass: $(cat "$work/err")"
+done
 # --duration: at least that long in timed runs (0.3 s here), more runs than --runs asked for.
 start=$(date +%s%N)
 "$fxc" bench -q testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 0.3 --format json \

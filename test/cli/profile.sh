@@ -6,7 +6,7 @@ set -u
 fxc=$1
 model=testdata/models/resnet18_narrow.onnx
 fail() { echo "FAIL: $*"; exit 1; }
-out=$("$fxc" profile "$model" --runs 2 --sort --threads 1) || fail "profile failed"
+out=$("$fxc" profile "$model" --runs 2 --sort --threads 1 -O0) || fail "profile failed"
 head -1 <<<"$out" | grep -q '^Op type  *Op  *Average runtime (s)  Pct total runtime$' || fail "header: $(head -1 <<<"$out")"
 rows=$(grep -c '^call_' <<<"$out")
 calls=$("$fxc" trace "$model" | grep -c '^call_')
@@ -22,7 +22,8 @@ tail -1 <<<"$out" | grep -q '^Total (mean of 2 runs): ' || fail "no total"
 "$fxc" profile "$model" --runs 1 --format json | grep -q '"mean_total_s"' || fail "no JSON"
 # --group-by type: one row per module type or function, counting the nodes that trace shows of
 # it, the times summed (so the shares still add to at most 100), slowest first; --unit ms.
-out=$("$fxc" profile "$model" --runs 2 --group-by type --unit ms --threads 1) || fail "--group-by type failed"
+out=$("$fxc" profile "$model" --runs 2 --group-by type --unit ms --threads 1 -O0) ||
+  fail "--group-by type failed"
 head -1 <<<"$out" | grep -q '^Type  *Nodes  *Total runtime (ms)  Pct total runtime$' || fail "grouped header: $(head -1 <<<"$out")"
 types=$("$fxc" trace "$model" --format json |
   awk -F'"' '/"path": / { path = $4 } /"type": / && path != "" { print path, $4; path = "" }')
@@ -37,4 +38,9 @@ done
 awk 'NR > 2 && NF == 4 { p += $4; if (seen && $3 > prev * 1.0000001) bad = 1; prev = $3; seen = 1 }
      END { exit !(p <= 100.5 && !bad) }' <<<"$out" || fail "grouped rows: shares or order wrong"
 tail -1 <<<"$out" | grep -q '^Total (mean of 2 runs): .* ms$' || fail "no total in ms"
+# By default the graph after the execution pipeline is profiled: BatchNorm folded into the
+# convolutions, ReLUs fused (what run executes).
+out=$("$fxc" profile "$model" --runs 1 --group-by type) || fail "profile (optimized) failed"
+grep -q '^ConvReLU2d ' <<<"$out" || fail "no fused convolutions in the optimized profile: $out"
+grep -q '^BatchNorm2d ' <<<"$out" && fail "BatchNorm2d left in the optimized profile: $out"
 echo ok

@@ -32,9 +32,9 @@ for model in resnet18_narrow mobilenet_v2_narrow; do
   "$fxc" quantize -q "$src" --preset trt --calibration random:32 --per-tensor --format json \
     >"$work/pt.json" || fail "$model: per-tensor report"
   grep -q '"outputs"' "$work/pc.json" || fail "$model: no outputs in the report"
-  sqnr=$(sed -n '/"outputs"/,$p' "$work/pc.json" | json_field /dev/stdin sqnr_db)
-  cosine=$(sed -n '/"outputs"/,$p' "$work/pc.json" | json_field /dev/stdin cosine)
-  sqnr_pt=$(sed -n '/"outputs"/,$p' "$work/pt.json" | json_field /dev/stdin sqnr_db)
+  sqnr=$(sed -n '/^  "outputs"/,$p' "$work/pc.json" | json_field /dev/stdin sqnr_db)
+  cosine=$(sed -n '/^  "outputs"/,$p' "$work/pc.json" | json_field /dev/stdin cosine)
+  sqnr_pt=$(sed -n '/^  "outputs"/,$p' "$work/pt.json" | json_field /dev/stdin sqnr_db)
   awk -v s="$sqnr" -v c="$cosine" 'BEGIN { exit !(s >= 30 && c >= 0.999) }' ||
     fail "$model: SQNR $sqnr dB, cosine $cosine (targets: >= 30 dB, >= 0.999)"
   # Per-channel weight scales: never worse; on mobilenet_v2's depthwise convolutions (channel
@@ -44,6 +44,18 @@ for model in resnet18_narrow mobilenet_v2_narrow; do
   awk -v a="$sqnr" -v b="$sqnr_pt" -v m="$margin" 'BEGIN { exit !(a - b >= m) }' ||
     fail "$model: per-channel SQNR $sqnr dB is not $margin dB above per-tensor $sqnr_pt dB"
   echo "$model: trt per-channel SQNR $sqnr dB, cosine $cosine; per-tensor $sqnr_pt dB"
+  # The integer run (what fxc run executes: quant-lower's integer kernels) keeps the targets, and
+  # stays within 1 dB of the Q/DQ model run in float; it lowered convolutions.
+  for preset in trt ort-cpu; do
+    "$fxc" quantize -q "$src" --preset "$preset" --format json >"$work/i.json" ||
+      fail "$model $preset: report"
+    q=$(sed -n '/^  "outputs"/,$p' "$work/i.json" | json_field /dev/stdin sqnr_db)
+    i=$(sed -n '/"integer"/,$p' "$work/i.json" | json_field /dev/stdin sqnr_db)
+    convs=$(sed -n '/"lowered"/,$p' "$work/i.json" | json_field /dev/stdin conv)
+    awk -v i="$i" -v q="$q" -v c="$convs" 'BEGIN { exit !(i >= 30 && i >= q - 1 && c >= 1) }' ||
+      fail "$model $preset: integer run SQNR $i dB (Q/DQ run $q dB), $convs convolutions lowered"
+    echo "$model $preset: integer run SQNR $i dB (Q/DQ in float $q dB), $convs convolutions lowered"
+  done
   # QAT: float weights behind fake-quantize; --convert folds them into what PTQ writes.
   "$fxc" quantize -q "$src" --qat -o "$work/qat.onnx" --check || fail "$model: --qat"
   "$fxc" quantize -q "$work/qat.onnx" --convert -o "$work/converted.onnx" --check ||

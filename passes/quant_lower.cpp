@@ -1,0 +1,461 @@
+// quant-lower: a QDQ model's quantized convolutions become integer ops, as ONNX Runtime's QDQ
+// transformer does, so that a backend runs them on int8 arithmetic:
+//
+//   %x = DequantizeLinear(%xq, %sx, %zx);  %w = DequantizeLinear(%wq, %sw, %zw)
+//   %c = conv2d(%x, %w, %b);  [%r = clamp(%c)];  %y = QuantizeLinear(%c or %r, %sy, %zy)
+//     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max, Min]
+//   %y = QuantizeLinear([clamp](DequantizeLinear(%a) + DequantizeLinear(%b)))
+//     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
+//
+//   %p = max_pool(%v);  %y = QuantizeLinear(%p, ...)  ⇒  %q = QuantizeLinear(%v, ...); max_pool(%q)
+//   %y = QuantizeLinear(DequantizeLinear(%q, s, z), s, z)  ⇒  %q
+//
+// What each rewrite keeps, from the graph's own values:
+// - QLinearConv: the weights are int8 constants with zero point 0, the scales and zero points
+//   constants (one scale for the input and the output, one per tensor or per output channel for
+//   the weight); the bias an int32 constant at s_x·s_w[c] (used as it is) or any constant bias,
+//   rounded to int32 units of s_x·s_w[c] (at most half a unit of the accumulator, far below the
+//   output's step). The integer run differs from the QDQ model's float run only in rounding: at
+//   most one unit of the output's step, on values at a rounding tie.
+// - QLinearAdd: DQ(a) + DQ(b) quantized, in the same float arithmetic as the QDQ ops: exact. Its
+//   operands must be known to have one shape (no broadcasting).
+// - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
+//   float op and the Q: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for any monotone Q, so it
+//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere;
+//   an integer clamp right after the Q (torch.onnx's reduced-range fake-quantize) joins it.
+//   Exact.
+// - MaxPool commutes with any monotone map (a QuantizeLinear): exact; the pooling then runs on
+//   8-bit integers.
+// - QuantizeLinear(DequantizeLinear(q)) with the same scale and zero point is q: (q − z)·s/s is
+//   within an ulp of the integer q − z, which rounding restores. Exact.
+// Anything else stays as it was and runs as before.
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <optional>
+
+#include "exec/value.h"
+#include "passes/quant.h"
+
+namespace fxc::passes {
+namespace {
+
+bool isCall(const ir::Node* node, const char* target) {
+  return node && node->op() == ir::Opcode::kCallFunction && node->target() == target;
+}
+
+ir::Node* nodeArg(const ir::Node* node, size_t k) {
+  if (!node || k >= node->args().size() || !node->args()[k].isNode()) return nullptr;
+  return const_cast<ir::Node*>(node->args()[k].toNode());
+}
+
+// A keyword argument, or nullptr.
+const ir::Argument* kwarg(const ir::Node* node, const char* key) {
+  for (const auto& [name, value] : node->kwargs()) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
+class Lowering {
+ public:
+  explicit Lowering(ir::GraphModule& gm) : gm_(gm) {}
+
+  PassResult run() {
+    std::vector<ir::Node*> quantizes = nodesOf("onnx.QuantizeLinear");
+    for (ir::Node* q : quantizes) {
+      if (swapMaxPool(q)) result_.add("max-pool");
+    }
+    for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
+      if (dropRoundTrip(q)) result_.add("requantize");
+    }
+    for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
+      std::string why;
+      if (lowerConv(q, why)) {
+        result_.add("conv");
+      } else if (why.empty() && lowerAdd(q, why)) {
+        result_.add("add");
+      } else if (!why.empty()) {
+        spdlog::debug("quant-lower: {} stays in float: {}", q->name(), why);
+        result_.add("refused");
+      }
+    }
+    return result_;
+  }
+
+ private:
+  std::vector<ir::Node*> nodesOf(const char* target) {
+    std::vector<ir::Node*> out;
+    for (ir::Node* node : gm_.graph()) {
+      if (isCall(node, target)) out.push_back(node);
+    }
+    return out;
+  }
+
+  // The value of a constant argument (a get_attr), or nullopt.
+  std::optional<exec::Value> constant(const ir::Node* node) {
+    if (!node || node->op() != ir::Opcode::kGetAttr) return std::nullopt;
+    auto tensor = gm_.findTensor(node->target());
+    if (!tensor) return std::nullopt;
+    try {
+      return exec::fromTensor(*tensor);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+
+  // A per-tensor (scale, zero point) pair of constants: a float scale of one element and an
+  // int8/uint8 zero point of one element (required: ONNX's QLinearConv has no default).
+  struct Scalar {
+    ir::Node *scale_node, *zero_point_node;
+    float scale;
+    int64_t zero_point;
+    ir::DType dtype;
+  };
+  std::optional<Scalar> scalarParams(const ir::Node* node, size_t scale_arg) {
+    ir::Node *s = nodeArg(node, scale_arg), *z = nodeArg(node, scale_arg + 1);
+    auto scale = constant(s);
+    auto zero_point = constant(z);
+    if (!scale || !zero_point || !scale->isFloat() || scale->numel() != 1 ||
+        zero_point->numel() != 1 ||
+        (zero_point->dtype != ir::DType::kInt8 && zero_point->dtype != ir::DType::kUInt8) ||
+        !(scale->f[0] > 0) || !std::isfinite(scale->f[0]))
+      return std::nullopt;
+    return Scalar{s, z, scale->f[0], zero_point->i[0], zero_point->dtype};
+  }
+
+  bool isMaxPool(const ir::Node* node) {
+    if (isCall(node, "torch.nn.functional.max_pool2d")) return true;
+    if (!node || node->op() != ir::Opcode::kCallModule) return false;
+    const ir::Module* module = gm_.findModule(node->target());
+    return module && module->type() == "MaxPool2d";
+  }
+
+  // The bounds of a clamping activation between a float op and its Q: ReLU (0, ∞), Hardtanh
+  // (ReLU6: its module's min/max), torch.clamp with constant bounds. nullopt for anything else.
+  std::optional<std::pair<float, float>> clampBounds(const ir::Node* node) {
+    if (!node) return std::nullopt;
+    if (isCall(node, "torch.relu")) return std::pair{0.0f, INFINITY};
+    const ir::Module* module =
+        node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
+    if (module && module->type() == "ReLU") return std::pair{0.0f, INFINITY};
+    float lo = -INFINITY, hi = INFINITY;
+    auto bound = [&](std::optional<exec::Value> v, float& out) {
+      if (!v || !v->isFloat() || v->numel() != 1) return false;
+      out = v->f[0];
+      return true;
+    };
+    if (module && module->type() == "Hardtanh") {
+      lo = static_cast<float>(module->numberAttribute("min", -INFINITY));
+      hi = static_cast<float>(module->numberAttribute("max", INFINITY));
+      for (const char* name : {"min", "max"}) {
+        auto tensor = module->tensor(name);
+        if (tensor && !bound(exec::fromTensor(*tensor), name[1] == 'i' ? lo : hi))
+          return std::nullopt;
+      }
+      if (node->args().size() != 1) return std::nullopt;
+    } else if (isCall(node, "torch.clamp") && node->kwargs().empty()) {
+      for (size_t k = 1; k < node->args().size(); ++k) {
+        if (node->args()[k].isNone()) continue;
+        if (!bound(constant(nodeArg(node, k)), k == 1 ? lo : hi)) return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi) return std::nullopt;
+    return std::pair{lo, hi};
+  }
+
+  // Erases `node` and, recursively, the inputs it leaves without users.
+  void eraseDead(ir::Node* node) {
+    if (!node->users().empty() || node->op() == ir::Opcode::kPlaceholder ||
+        node->op() == ir::Opcode::kOutput)
+      return;
+    std::vector<ir::Node*> inputs = node->inputNodes();
+    gm_.graph().eraseNode(node);
+    for (ir::Node* input : inputs) {
+      if (input->op() == ir::Opcode::kGetAttr || isCall(input, "onnx.DequantizeLinear"))
+        eraseDead(input);
+    }
+  }
+
+  // Q(max_pool(v)) ⇒ max_pool(Q(v)) when the pooling's only user is the Q.
+  bool swapMaxPool(ir::Node* q) {
+    ir::Node* pool = (nodeArg(q, 0));
+    if (!isMaxPool(pool) || pool->users().size() != 1 || pool->args().size() != 1 ||
+        !pool->args()[0].isNode() || !scalarParams(q, 1))
+      return false;
+    std::vector<ir::Argument> args = q->args();
+    args[0] = pool->args()[0];
+    ir::Node* moved;
+    {
+      auto guard = gm_.graph().insertingBefore(pool);
+      moved = gm_.graph().callFunction("onnx.QuantizeLinear", std::move(args), q->kwargs());
+    }
+    // The Q's scale and zero point may be defined after the pooling: they move up with it.
+    for (ir::Node* n = pool->next(); n != q; n = n->next()) {
+      if (n == moved->args()[1].toNode() ||
+          (moved->args().size() > 2 && moved->args()[2].isNode() &&
+           n == moved->args()[2].toNode())) {
+        ir::Node* constant = n;
+        n = n->prev();
+        gm_.graph().moveBefore(constant, moved);
+      }
+    }
+    moved->meta.dtype = q->meta.dtype;
+    moved->meta.shape = pool->args()[0].toNode()->meta.shape;
+    pool->setArgs({ir::Argument(moved)});
+    pool->meta.dtype = q->meta.dtype;
+    ir::takeOverValue(*pool, *q);
+    q->replaceAllUsesWith(pool);
+    gm_.graph().eraseNode(q);
+    return true;
+  }
+
+  // Q(DQ(q, s, z), s, z) ⇒ q.
+  bool dropRoundTrip(ir::Node* q) {
+    ir::Node* dq = (nodeArg(q, 0));
+    if (!isCall(dq, "onnx.DequantizeLinear") || !nodeArg(dq, 0)) return false;
+    auto in = scalarParams(dq, 1), out = scalarParams(q, 1);
+    if (!in || !out || in->scale != out->scale || in->zero_point != out->zero_point ||
+        in->dtype != out->dtype)
+      return false;
+    ir::Node* source = (nodeArg(dq, 0));
+    q->replaceAllUsesWith(source);
+    gm_.graph().eraseNode(q);
+    eraseDead(dq);
+    return true;
+  }
+
+  // The integer bias at s_x·s_w[c]: the int32 constant when its DequantizeLinear has exactly that
+  // scale and zero point 0, else any constant bias rounded to those units (a new constant).
+  // nullptr with `why` set when the bias is not a constant or does not fit int32.
+  ir::Node* integerBias(ir::Node* bias, float sx, const std::vector<float>& sw, int64_t channels,
+                        ir::Node* before, std::string& why) {
+    std::vector<float> units(static_cast<size_t>(channels));
+    for (size_t c = 0; c < units.size(); ++c) units[c] = sx * sw[sw.size() == 1 ? 0 : c];
+    std::vector<double> real;
+    if (isCall(bias, "onnx.DequantizeLinear")) {
+      auto q = constant(nodeArg(bias, 0));
+      auto s = constant(nodeArg(bias, 1));
+      auto z = bias->args().size() > 2 ? constant(nodeArg(bias, 2)) : std::optional<exec::Value>();
+      if (!q || !s || q->dtype != ir::DType::kInt32 || q->numel() != channels || !s->isFloat() ||
+          (s->numel() != 1 && s->numel() != channels) || (bias->args().size() > 2 && !z)) {
+        why = "the bias is not a constant int32 tensor of one element per channel";
+        return nullptr;
+      }
+      bool zero = !z || std::all_of(z->i.begin(), z->i.end(), [](int64_t v) { return v == 0; });
+      bool same = zero && !z->isFloat();
+      for (size_t c = 0; c < units.size() && same; ++c)
+        same = s->f[s->numel() == 1 ? 0 : c] == units[c];
+      if (same) return (nodeArg(bias, 0));
+      for (size_t c = 0; c < units.size(); ++c)
+        real.push_back(static_cast<double>(exec::dequantizeValue(
+            q->i[c],
+            {s->f[s->numel() == 1 ? 0 : c], z && !z->isFloat() ? z->i[c % z->i.size()] : 0})));
+    } else {
+      auto b = constant(bias);
+      if (!b || !b->isFloat() || b->numel() != channels) {
+        why = "the bias is not a constant of one float per channel";
+        return nullptr;
+      }
+      real.assign(b->f.begin(), b->f.end());
+    }
+    std::vector<int64_t> q(real.size());
+    for (size_t c = 0; c < real.size(); ++c) {
+      double v = std::nearbyint(real[c] / units[c]);
+      if (!(std::fabs(v) < 2147483647.0)) {
+        why = "the bias does not fit int32 in units of the input and weight scales";
+        return nullptr;
+      }
+      q[c] = static_cast<int64_t>(v);
+    }
+    std::string path = gm_.freshPath(bias->name() + "_int32");
+    gm_.setTensor(path, intTensor(q, {channels}, ir::DType::kInt32));
+    auto guard = gm_.graph().insertingBefore(before);
+    ir::Node* node = gm_.graph().getAttr(path);
+    node->meta.dtype = "int32";
+    node->meta.shape = std::vector<std::string>{std::to_string(channels)};
+    return node;
+  }
+
+  bool lowerConv(ir::Node* q, std::string& why) {
+    auto [activation, conv] = activationAndValue(q);
+    if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
+    if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
+    ir::Node* dx = nodeArg(conv, 0);
+    ir::Node* dw = nodeArg(conv, 1);
+    if (!isCall(dx, "onnx.DequantizeLinear") || !isCall(dw, "onnx.DequantizeLinear"))
+      return (why = "the convolution's input or weight is not dequantized"), false;
+    for (const auto& [key, arg] : conv->kwargs()) {
+      if (key != "dilations" && key != "group" && key != "kernel_shape" && key != "pads" &&
+          key != "strides" && key != "auto_pad")
+        return (why = "the convolution has attribute " + key), false;
+    }
+    auto x = scalarParams(dx, 1);
+    auto y = scalarParams(q, 1);
+    if (!x || !y || !nodeArg(dx, 0))
+      return (why = "the input or output is not quantized per tensor with constants"), false;
+    auto w = constant(nodeArg(dw, 0));
+    auto sw = constant(nodeArg(dw, 1));
+    auto zw = dw->args().size() > 2 ? constant(nodeArg(dw, 2)) : std::optional<exec::Value>();
+    if (!w || w->dtype != ir::DType::kInt8 || w->shape.size() != 4 || !sw || !sw->isFloat() ||
+        !zw || zw->isFloat() ||
+        std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))
+      return (why = "the weight is not an int8 constant with zero point 0"), false;
+    int64_t channels = w->shape[0];
+    int64_t axis = 1;
+    if (const ir::Argument* a = kwarg(dw, "axis")) axis = a->toInt();
+    if (sw->numel() != 1 && (sw->numel() != channels || axis != 0))
+      return (why = "the weight's scales are not per tensor or per output channel"), false;
+    for (float s : sw->f) {
+      if (!(s > 0) || !std::isfinite(s)) return (why = "a weight scale is not positive"), false;
+    }
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x->scale_node,     x->zero_point_node,
+                                      nodeArg(dw, 0), nodeArg(dw, 1),    nodeArg(dw, 2),
+                                      y->scale_node,  y->zero_point_node};
+    ir::Node* bias = nodeArg(conv, 2);
+    if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
+      ir::Node* integer = integerBias(bias, x->scale, sw->f, channels, q, why);
+      if (!integer) return false;
+      args.emplace_back(integer);
+    }
+    replaceQuantize(q, activation, "onnx.QLinearConv", std::move(args), conv->kwargs(), *y);
+    eraseDead(conv);
+    return true;
+  }
+
+  // Q(relu(DQ(a) + DQ(b))) ⇒ QLinearAdd(a, ..., b, ..., y, ...): operands of one known shape,
+  // everything quantized per tensor to the output's type.
+  bool lowerAdd(ir::Node* q, std::string& why) {
+    auto [activation, add] = activationAndValue(q);
+    if (!isCall(add, "operator.add") || add->args().size() != 2) return false;
+    if (add->users().size() != 1) return (why = "the add has other users"), false;
+    ir::Node *da = nodeArg(add, 0), *db = nodeArg(add, 1);
+    if (!isCall(da, "onnx.DequantizeLinear") || !isCall(db, "onnx.DequantizeLinear"))
+      return (why = "an operand of the add is not dequantized"), false;
+    auto a = scalarParams(da, 1), b = scalarParams(db, 1), y = scalarParams(q, 1);
+    if (!a || !b || !y || a->dtype != y->dtype || b->dtype != y->dtype)
+      return (why = "the operands and the output are not quantized per tensor to one type"), false;
+    if (!da->meta.shape || !db->meta.shape || *da->meta.shape != *db->meta.shape)
+      return (why = "the operands are not known to have the same shape"), false;
+    std::vector<ir::Argument> args = {nodeArg(da, 0), a->scale_node,     a->zero_point_node,
+                                      nodeArg(db, 0), b->scale_node,     b->zero_point_node,
+                                      y->scale_node,  y->zero_point_node};
+    replaceQuantize(q, activation, "com.microsoft.QLinearAdd", std::move(args), {}, *y);
+    eraseDead(add);
+    return true;
+  }
+
+  // The Q's input, seen through a clamping activation that only the Q reads.
+  struct Activation {
+    ir::Node* node = nullptr;  // nullptr: none
+    float lo = -INFINITY, hi = INFINITY;
+  };
+  std::pair<Activation, ir::Node*> activationAndValue(ir::Node* q) {
+    ir::Node* value = nodeArg(q, 0);
+    if (value && value->users().size() == 1) {
+      if (auto bounds = clampBounds(value))
+        return {Activation{value, bounds->first, bounds->second}, nodeArg(value, 0)};
+    }
+    return {Activation{}, value};
+  }
+
+  // A one-element constant of the output's integer type, `value`: the zero point's node when
+  // equal.
+  ir::Node* integerConstant(int64_t value, const Scalar& y, ir::Node* before) {
+    if (value == y.zero_point) return y.zero_point_node;
+    std::string path = gm_.freshPath(y.zero_point_node->target() + "_bound");
+    gm_.setTensor(path, intTensor({value}, {}, y.dtype));
+    auto guard = gm_.graph().insertingBefore(before);
+    ir::Node* node = gm_.graph().getAttr(path);
+    node->meta.dtype = std::string(ir::dtypeName(y.dtype));
+    node->meta.shape = std::vector<std::string>{};
+    return node;
+  }
+
+  // The integer op `target(args)` computes what `q` did. A clamping activation between the float
+  // op and `q`: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for the monotone Q, so it becomes
+  // an integer Max/Min with Q(lo)/Q(hi) where saturation does not already clip there.
+  void replaceQuantize(ir::Node* q, const Activation& activation, const char* target,
+                       std::vector<ir::Argument> args, ir::Kwargs kwargs, const Scalar& y) {
+    exec::QuantRange range =
+        y.dtype == ir::DType::kUInt8 ? exec::QuantRange{0, 255} : exec::QuantRange{-128, 127};
+    int64_t lo = range.min, hi = range.max;
+    if (activation.node) {
+      if (activation.lo > -INFINITY)
+        lo = exec::quantizeValue(activation.lo, {y.scale, y.zero_point}, range);
+      if (activation.hi < INFINITY)
+        hi = exec::quantizeValue(activation.hi, {y.scale, y.zero_point}, range);
+    }
+    // An integer clamp of the Q's result with constant bounds of its type (torch.onnx writes a
+    // reduced-range fake-quantize as Q → Clip(0, 127) → DQ) joins the bounds.
+    ir::Node* trailing = q->users().size() == 1 ? q->users()[0] : nullptr;
+    if (isCall(trailing, "torch.clamp") && trailing->kwargs().empty() &&
+        nodeArg(trailing, 0) == q) {
+      int64_t bounds[2] = {range.min, range.max};
+      for (size_t k = 1; k < trailing->args().size() && trailing; ++k) {
+        if (trailing->args()[k].isNone()) continue;
+        auto v = constant(nodeArg(trailing, k));
+        if (k > 2 || !v || v->isFloat() || v->numel() != 1 || v->dtype != y.dtype)
+          trailing = nullptr;
+        else
+          bounds[k - 1] = v->i[0];
+      }
+      if (trailing) {
+        lo = std::max(lo, bounds[0]);
+        hi = std::min(hi, bounds[1]);
+      }
+    } else {
+      trailing = nullptr;
+    }
+    ir::Node* lo_node = lo > range.min ? integerConstant(lo, y, q) : nullptr;
+    ir::Node* hi_node = hi < range.max ? integerConstant(hi, y, q) : nullptr;
+    std::vector<ir::Node*> made;
+    {
+      auto guard = gm_.graph().insertingBefore(q);
+      made.push_back(gm_.graph().callFunction(target, std::move(args), std::move(kwargs)));
+      if (lo_node)
+        made.push_back(gm_.graph().callFunction("torch.maximum", {made.back(), lo_node}));
+      if (hi_node)
+        made.push_back(gm_.graph().callFunction("torch.minimum", {made.back(), hi_node}));
+    }
+    for (ir::Node* node : made) {
+      node->meta.dtype = q->meta.dtype;
+      node->meta.shape = q->meta.shape;
+    }
+    ir::Node* last = trailing ? trailing : q;
+    ir::takeOverValue(*made.back(), *last);
+    last->replaceAllUsesWith(made.back());
+    if (trailing) {
+      std::vector<ir::Node*> bounds = trailing->inputNodes();
+      gm_.graph().eraseNode(trailing);
+      for (ir::Node* bound : bounds) {
+        if (bound != q) eraseDead(bound);
+      }
+    }
+    gm_.graph().eraseNode(q);
+    if (activation.node) {
+      std::vector<ir::Node*> inputs = activation.node->inputNodes();
+      gm_.graph().eraseNode(activation.node);
+      for (ir::Node* input : inputs) {
+        if (input->op() == ir::Opcode::kGetAttr) eraseDead(input);  // torch.clamp's bounds
+      }
+    }
+  }
+
+  ir::GraphModule& gm_;
+  PassResult result_;
+};
+
+RegisterPass quant_lower{
+    {"quant-lower",
+     "runs a QDQ model's convolutions and adds on integers (QLinearConv, "
+     "QLinearAdd), max pooling on int8",
+     {},
+     [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> { return Lowering(gm).run(); },
+     nullptr,
+     /*needs_shapes=*/true}};
+
+}  // namespace
+}  // namespace fxc::passes

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Quantized models run on integers: what `fxc run` executes (the execution pipeline's
+# quant-lower) against the oracle, the model as written run op by op on the reference kernels.
+# - A PyTorch QAT model exported by torch.onnx (testdata/models/qat_torch.onnx: float weights
+#   behind Q/DQ, reduced-range activations as Q → Clip → DQ): its three convolutions lowered,
+#   every output element within one step of the output's quantization (0.006736, conv3's scale).
+# - fxc's own QDQ models (both presets): the lowered model exports with ONNX's checker passing
+#   (com.microsoft.QLinearAdd imported), and run as written it computes exactly what `fxc run`
+#   computes on the QDQ file, and on the reference integer kernels the same 8-bit activations; what
+#   stays in float says why at -v.
+#   quant_lower.sh FXC NPY_COMPARE
+set -u
+fxc=$1
+compare=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+qat=testdata/models/qat_torch.onnx
+"$fxc" run -v "$qat" --output-dir "$work/int" 2>"$work/err" >/dev/null || fail "run $qat"
+grep -q 'fxc: quant-fold-weights: weights folded 3' "$work/err" || fail "weights not folded: $(cat "$work/err")"
+grep -q 'fxc: quant-lower: conv 3$' "$work/err" || fail "convolutions not lowered: $(cat "$work/err")"
+"$fxc" run "$qat" --backend reference --output-dir "$work/ref" >/dev/null || fail "run reference"
+"$compare" "$work/int/output.npy" "$work/ref/output.npy" 0.00674 0 >/dev/null ||
+  fail "the integer run is more than one step from the model as written"
+# -O0 runs the graph as written: nothing lowered.
+"$fxc" run -v -O0 "$qat" 2>"$work/err" >/dev/null || fail "run -O0"
+grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/err")"
+for preset in trt ort-cpu; do
+  "$fxc" quantize -q testdata/models/resnet18_narrow.onnx --preset "$preset" -o "$work/q.onnx" ||
+    fail "$preset: quantize"
+  "$fxc" fuse -v "$work/q.onnx" --pass quant-lower -o "$work/low.onnx" --check 2>"$work/err" ||
+    fail "$preset: quant-lower -o --check: $(cat "$work/err")"
+  if [ "$preset" = trt ]; then  # the residual adds take a float convolution output
+    grep -q 'stays in float: an operand of the add is not dequantized' "$work/err" ||
+      fail "trt: no reason for the adds left in float: $(cat "$work/err")"
+  else
+    grep -q 'quant-lower: max-pool 1, requantize 1, conv 20, add 8$' "$work/err" || fail "ort-cpu: $(cat "$work/err")"
+  fi
+  "$fxc" run "$work/q.onnx" --output-dir "$work/a" >/dev/null || fail "$preset: run"
+  "$fxc" run -O0 "$work/low.onnx" --output-dir "$work/b" >/dev/null || fail "$preset: run lowered"
+  "$compare" "$work/a/output.npy" "$work/b/output.npy" 0 0 >/dev/null ||
+    fail "$preset: the lowered model written and read back computes another function"
+  # The integer kernels (oneDNN's, the 8-bit loops) against the reference integer kernels (ONNX's
+  # arithmetic in plain loops): the same 8-bit activations; only the float head (average pooling,
+  # the classifier) rounds differently. One unit off anywhere would show as 1e-3.
+  "$fxc" run --backend reference "$work/low.onnx" --output-dir "$work/r" >/dev/null ||
+    fail "$preset: run lowered on the reference kernels"
+  "$compare" "$work/a/output.npy" "$work/r/output.npy" 1e-6 0 >/dev/null ||
+    fail "$preset: the integer kernels differ from the reference integer kernels"
+done
+echo ok

@@ -1,0 +1,387 @@
+// The integer path of quantized models: oneDNN's int8 convolution and the 8-bit loops against the
+// reference kernels (ONNX's integer arithmetic, plain loops), over a table of shapes, zero points
+// and per-channel scales; and quant-lower against the oracle that cannot share its bugs, the QDQ
+// graph as written run op by op in float on the reference kernels.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "exec/interpreter.h"
+#include "exec/kernel.h"
+#include "ir/graph_module.h"
+#include "ir/lint.h"
+#include "passes/registry.h"
+
+using fxc::exec::Backend;
+using fxc::exec::Interpreter;
+using fxc::exec::Value;
+namespace ir = fxc::ir;
+
+namespace {
+
+Value randomInts(std::vector<int64_t> shape, ir::DType dtype, int64_t lo, int64_t hi,
+                 uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> pick(lo, hi);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<int64_t> data(static_cast<size_t>(n));
+  for (int64_t& v : data) v = pick(rng);
+  return Value::ints(std::move(shape), std::move(data), dtype);
+}
+
+Value randomFloats(std::vector<int64_t> shape, float lo, float hi, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> pick(lo, hi);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<float> data(static_cast<size_t>(n));
+  for (float& v : data) v = pick(rng);
+  return Value::floats(std::move(shape), std::move(data));
+}
+
+ir::Argument ints(std::vector<int64_t> values) {
+  std::vector<ir::Argument> items(values.begin(), values.end());
+  return ir::Argument::list(std::move(items));
+}
+
+// A graph built node by node, constants as get_attr.
+struct Builder {
+  std::unique_ptr<ir::GraphModule> gm = std::make_unique<ir::GraphModule>();
+  int constants = 0;
+
+  Builder() { gm->opset = 17; }
+  ir::Graph& g() { return gm->graph(); }
+  ir::Node* constant(const Value& value) {
+    std::string path = "c" + std::to_string(constants++);
+    gm->setTensor(path, fxc::exec::toTensor(value));
+    return g().getAttr(path);
+  }
+  ir::Node* scale(float s) { return constant(Value::floats({}, {s})); }
+  ir::Node* zeroPoint(int64_t z, ir::DType dtype) { return constant(Value::ints({}, {z}, dtype)); }
+  ir::Node* quantize(ir::Node* x, float s, int64_t z, ir::DType dtype) {
+    return g().callFunction("onnx.QuantizeLinear", {x, scale(s), zeroPoint(z, dtype)});
+  }
+  ir::Node* dequantize(ir::Node* q, float s, int64_t z, ir::DType dtype) {
+    return g().callFunction("onnx.DequantizeLinear", {q, scale(s), zeroPoint(z, dtype)});
+  }
+};
+
+std::vector<Value> run(const ir::GraphModule& gm, Backend backend,
+                       const std::vector<Value>& inputs) {
+  Interpreter interpreter(gm, backend);
+  auto first = interpreter.run(inputs);
+  REQUIRE_MESSAGE(first, (first ? "" : first.error()));
+  auto second = interpreter.run(inputs);  // the kept plans
+  REQUIRE(second);
+  for (size_t k = 0; k < first.value().size(); ++k) {
+    CHECK(first.value()[k].i == second.value()[k].i);
+    CHECK(first.value()[k].f == second.value()[k].f);
+  }
+  return first.value();
+}
+
+// The one call node of a graph run directly on the CPU kernel: whether the fast kernel took it
+// (its 8-bit output stays in oneDNN's memory) rather than handing it to the reference.
+bool fastKernelTakes(const ir::GraphModule& gm, const std::vector<Value>& placeholders) {
+  const ir::Node* call = nullptr;
+  std::vector<Value> values;
+  size_t next = 0;
+  for (const ir::Node* node : gm.graph()) {
+    if (node->op() == ir::Opcode::kCallFunction) call = node;
+  }
+  REQUIRE(call);
+  values.reserve(call->args().size());
+  for (const ir::Argument& arg : call->args()) {
+    const ir::Node* input = arg.toNode();
+    values.push_back(input->op() == ir::Opcode::kGetAttr
+                         ? fxc::exec::fromTensor(*gm.findTensor(input->target()))
+                         : placeholders.at(next++));
+  }
+  std::vector<const Value*> pointers;
+  for (const Value& v : values) pointers.push_back(&v);
+  std::any state;
+  fxc::exec::KernelContext context(*call, nullptr, pointers, nullptr, gm.opset, &state);
+  auto out = fxc::exec::cpuKernels().at(call->target())(context);
+  return out.at(0).native != nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmetic") {
+  struct Case {
+    int64_t n, cin, h, w, cout, k, stride, pad, group;
+    ir::DType x_type;
+    int64_t x_zp;
+    ir::DType y_type;
+    int64_t y_zp;
+    bool per_channel, bias;
+  };
+  const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
+  std::vector<Case> cases = {
+      {1, 3, 17, 19, 8, 3, 1, 1, 1, u8, 0, u8, 0, true, true},
+      {2, 3, 32, 32, 16, 7, 2, 3, 1, u8, 128, u8, 3, true, true},    // a stem, zero points
+      {1, 16, 9, 9, 16, 3, 1, 1, 16, u8, 7, u8, 0, true, true},      // depthwise
+      {1, 16, 10, 10, 32, 1, 2, 0, 1, s8, -3, s8, 5, false, false},  // int8 input, per tensor
+      {1, 64, 14, 14, 64, 3, 1, 1, 1, u8, 10, s8, -20, true, true},  // uint8 in, int8 out
+      {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 0, u8, 128, true, true},     // grouped
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.cin);
+    CAPTURE(c.group);
+    CAPTURE(c.stride);
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    int64_t cin_g = c.cin / c.group;
+    Value w = randomInts({c.cout, cin_g, c.k, c.k}, s8, -127, 127, 11);
+    Value sw = randomFloats({c.per_channel ? c.cout : 1}, 0.001f, 0.01f, 12);
+    if (!c.per_channel) sw.shape.clear();
+    float sx = 0.02f;
+    // An output scale that spreads the results over the integer range, with some saturation.
+    float sy =
+        2.0f * sx * 0.0055f * std::sqrt(static_cast<float>(cin_g * c.k * c.k)) * 74 * 73 / 128;
+    std::vector<ir::Argument> args = {
+        x,
+        b.scale(sx),
+        b.zeroPoint(c.x_zp, c.x_type),
+        b.constant(w),
+        b.constant(sw),
+        b.constant(Value::ints(sw.shape, std::vector<int64_t>(sw.f.size(), 0), s8)),
+        b.scale(sy),
+        b.zeroPoint(c.y_zp, c.y_type)};
+    if (c.bias)
+      args.emplace_back(b.constant(randomInts({c.cout}, ir::DType::kInt32, -20000, 20000, 13)));
+    ir::Node* conv = b.g().callFunction("onnx.QLinearConv", std::move(args),
+                                        {{"kernel_shape", ints({c.k, c.k})},
+                                         {"strides", ints({c.stride, c.stride})},
+                                         {"pads", ints({c.pad, c.pad, c.pad, c.pad})},
+                                         {"group", ir::Argument(c.group)}});
+    b.g().output(conv);
+    bool is_u8 = c.x_type == u8;
+    std::vector<Value> inputs = {
+        randomInts({c.n, c.cin, c.h, c.w}, c.x_type, is_u8 ? 0 : -128, is_u8 ? 255 : 127, 14)};
+    CHECK(fastKernelTakes(*b.gm, inputs));
+    Value want = run(*b.gm, Backend::kReference, inputs)[0];
+    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
+    REQUIRE(got.shape == want.shape);
+    CHECK(got.dtype == c.y_type);
+    // Exact but for results on a rounding tie (oneDNN rescales in float, the reference in
+    // double): those may differ by one unit.
+    int64_t differ = 0, worst = 0, saturated = 0;
+    for (size_t k = 0; k < want.i.size(); ++k) {
+      int64_t d = std::abs(got.i[k] - want.i[k]);
+      differ += d != 0;
+      worst = std::max(worst, d);
+      saturated += want.i[k] == (c.y_type == u8 ? 255 : 127);
+    }
+    CHECK(worst <= 1);
+    CHECK(differ <= std::max<int64_t>(2, static_cast<int64_t>(want.i.size()) / 1000));
+    CHECK(saturated < static_cast<int64_t>(want.i.size()) / 4);  // the range is exercised
+  }
+}
+
+TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal the reference") {
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    CAPTURE(static_cast<int>(dtype));
+    bool u8 = dtype == ir::DType::kUInt8;
+    Builder b;
+    ir::Node* xa = b.g().placeholder("a");
+    ir::Node* xb = b.g().placeholder("b");
+    ir::Node* qa = b.quantize(xa, 0.05f, u8 ? 120 : -8, dtype);
+    ir::Node* qb = b.quantize(xb, 0.031f, u8 ? 3 : 0, dtype);
+    ir::Node* sum = b.g().callFunction(
+        "com.microsoft.QLinearAdd",
+        {qa, b.scale(0.05f), b.zeroPoint(u8 ? 120 : -8, dtype), qb, b.scale(0.031f),
+         b.zeroPoint(u8 ? 3 : 0, dtype), b.scale(0.07f), b.zeroPoint(u8 ? 100 : 4, dtype)});
+    ir::Node* clipped =
+        b.g().callFunction("torch.maximum", {sum, b.zeroPoint(u8 ? 100 : 4, dtype)});
+    b.g().output(ir::Argument::tuple(
+        {ir::Argument(b.dequantize(clipped, 0.07f, u8 ? 100 : 4, dtype)), ir::Argument(sum)}));
+    // Values on rounding ties (x / s = k + 0.5) included: multiples of s/2.
+    Value a = randomFloats({2, 16, 9, 9}, -7.0f, 7.0f, 1);
+    Value c = randomFloats({2, 16, 9, 9}, -4.0f, 4.0f, 2);
+    for (size_t k = 0; k < a.f.size(); k += 7) a.f[k] = 0.025f * std::round(a.f[k] / 0.025f);
+    std::vector<Value> inputs = {a, c};
+    auto want = run(*b.gm, Backend::kReference, inputs);
+    auto got = run(*b.gm, Backend::kCpu, inputs);
+    CHECK(got[0].f == want[0].f);  // bit for bit: the same float arithmetic
+    CHECK(got[1].i == want[1].i);
+    CHECK(got[1].dtype == dtype);
+  }
+  // The fast kernels take these (they would hand anything else to the reference, unseen above).
+  Builder q;
+  q.g().output(q.quantize(q.g().placeholder("x"), 0.1f, 7, ir::DType::kUInt8));
+  CHECK(fastKernelTakes(*q.gm, {randomFloats({1, 8, 4, 4}, -1, 1, 3)}));
+}
+
+namespace {
+
+struct Lowered {
+  int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0;
+};
+
+Lowered lower(ir::GraphModule& gm) {
+  const auto* pass = fxc::passes::Registry::instance().find("quant-lower");
+  REQUIRE(pass);
+  auto result = pass->run(gm, {});
+  REQUIRE(result);
+  CHECK(ir::lintGraph(gm.graph(), &gm).empty());
+  Lowered counts;
+  for (const auto& [what, n] : result.value().counts) {
+    if (what == "conv") counts.conv = n;
+    if (what == "add") counts.add = n;
+    if (what == "refused") counts.refused = n;
+    if (what == "max-pool") counts.max_pool = n;
+    if (what == "requantize") counts.requantize = n;
+  }
+  return counts;
+}
+
+// The lowered graph (reference and oneDNN kernels) against the QDQ graph as written (reference
+// kernels, float): every output element within `units` steps of `step`, at most `fraction` of
+// them off at all.
+void checkAgainstQdq(const ir::GraphModule& qdq, const ir::GraphModule& lowered,
+                     const std::vector<Value>& inputs, float step, double units = 1.0,
+                     double fraction = 0.01) {
+  Value want = run(qdq, Backend::kReference, inputs)[0];
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    Value got = run(lowered, backend, inputs)[0];
+    REQUIRE(got.shape == want.shape);
+    size_t off = 0;
+    double worst = 0;
+    for (size_t k = 0; k < want.f.size(); ++k) {
+      double d = std::fabs(static_cast<double>(got.f[k]) - want.f[k]);
+      worst = std::max(worst, d);
+      off += d > 1e-6;
+    }
+    CHECK(worst <= units * step * 1.0001);
+    CHECK(static_cast<double>(off) <= fraction * static_cast<double>(want.f.size()));
+  }
+}
+
+// x → Q → DQ → conv(DQ(w), bias) → [relu] → Q(sy, zy) → DQ → output: a QDQ model's convolution.
+struct ConvModel {
+  ir::DType y_type = ir::DType::kUInt8;
+  int64_t y_zp = 0;
+  bool relu = true;
+  int bias = 1;  // 0: none, 1: int32 at sx·sw (DequantizeLinear), 2: float constant
+  int64_t w_zp = 0;
+  float bias_scale_factor = 1.0f;  // 1: exactly sx·sw; else another scale
+  bool clamp = false;              // torch.clamp(-0.5, 0.9) after the (relu-less) conv
+};
+
+std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float sy) {
+  auto b = std::make_unique<Builder>();
+  ir::Node* x = b->g().placeholder("x");
+  ir::Node* dx =
+      b->dequantize(b->quantize(x, sx, 128, ir::DType::kUInt8), sx, 128, ir::DType::kUInt8);
+  Value w = randomInts({8, 4, 3, 3}, ir::DType::kInt8, -127, 127, 21);
+  Value sw = randomFloats({8}, 0.002f, 0.01f, 22);
+  ir::Node* dw = b->g().callFunction(
+      "onnx.DequantizeLinear",
+      {b->constant(w), b->constant(sw),
+       b->constant(Value::ints({8}, std::vector<int64_t>(8, m.w_zp), ir::DType::kInt8))},
+      {{"axis", ir::Argument(int64_t{0})}});
+  std::vector<ir::Argument> args = {dx, dw};
+  if (m.bias == 1) {
+    std::vector<float> bs(8);
+    for (size_t c = 0; c < 8; ++c) bs[c] = sx * sw.f[c] * m.bias_scale_factor;
+    args.emplace_back(b->g().callFunction(
+        "onnx.DequantizeLinear",
+        {b->constant(randomInts({8}, ir::DType::kInt32, -3000, 3000, 23)),
+         b->constant(Value::floats({8}, bs)),
+         b->constant(Value::ints({8}, std::vector<int64_t>(8, 0), ir::DType::kInt32))},
+        {{"axis", ir::Argument(int64_t{0})}}));
+  } else if (m.bias == 2) {
+    args.emplace_back(b->constant(randomFloats({8}, -0.3f, 0.3f, 24)));
+  }
+  ir::Node* value = b->g().callFunction(
+      "torch.nn.functional.conv2d", std::move(args),
+      {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
+  if (m.relu) value = b->g().callFunction("torch.relu", {value});
+  if (m.clamp) value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(0.9f)});
+  ir::Node* q = b->quantize(value, sy, m.y_zp, m.y_type);
+  b->g().output(b->dequantize(q, sy, m.y_zp, m.y_type));
+  return std::move(b->gm);
+}
+
+}  // namespace
+
+TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one output step") {
+  const float sx = 0.01f, sy = 0.02f;
+  std::vector<Value> inputs = {randomFloats({2, 4, 10, 10}, -1.2f, 1.3f, 5)};
+  struct Variant {
+    const char* what;
+    ConvModel model;
+    int64_t lowered;
+  };
+  const auto s8 = ir::DType::kInt8;
+  std::vector<Variant> variants = {
+      {"relu absorbed by saturation (uint8, zero point 0)", {}, 1},
+      {"relu kept as a Max (uint8, zero point 30)", {ir::DType::kUInt8, 30}, 1},
+      {"relu kept as a Max (int8, zero point 0)", {s8, 0}, 1},
+      {"no relu, int8 output", {s8, -3, false}, 1},
+      {"no bias", {ir::DType::kUInt8, 0, true, 0}, 1},
+      {"float bias rounded to the accumulator's unit", {ir::DType::kUInt8, 0, true, 2}, 1},
+      {"int32 bias at another scale, requantized", {ir::DType::kUInt8, 5, true, 1, 0, 1.37f}, 1},
+      {"weight zero point not 0: refused", {ir::DType::kUInt8, 0, true, 1, 1}, 0},
+      {"clamp kept as a Max and a Min (int8)", {s8, 3, false, 1, 0, 1.0f, true}, 1},
+      {"clamp whose top saturation does (uint8)",
+       {ir::DType::kUInt8, 40, false, 0, 0, 1.0f, true},
+       1},
+  };
+  for (const Variant& v : variants) {
+    std::string what = v.what;
+    CAPTURE(what);
+    auto qdq = convModel(v.model, sx, sy);
+    auto lowered = convModel(v.model, sx, sy);
+    Lowered counts = lower(*lowered);
+    CHECK(counts.conv == v.lowered);
+    CHECK(counts.refused == 1 - v.lowered);
+    checkAgainstQdq(*qdq, *lowered, inputs, sy);
+  }
+}
+
+TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
+  // Q(relu(DQ(a) + DQ(b))), b through a max pooling with its own Q, and a DQ → Q round trip.
+  auto make = [](bool same_shape, bool same_params) {
+    auto b = std::make_unique<Builder>();
+    const auto u8 = ir::DType::kUInt8;
+    ir::Node* x = b->g().placeholder("x");
+    ir::Node* y = b->g().placeholder("y");
+    ir::Node* qx = b->quantize(x, 0.03f, 100, u8);
+    ir::Node* pooled = b->g().callFunction(
+        "torch.nn.functional.max_pool2d", {b->dequantize(qx, 0.03f, 100, u8)},
+        {{"kernel_shape", ints({2, 2})}, {"strides", ints({1, 1})}, {"pads", ints({0, 0, 1, 1})}});
+    float s = same_params ? 0.03f : 0.025f;
+    int64_t z = same_params ? 100 : 90;
+    ir::Node* qp = b->quantize(pooled, s, z, u8);
+    ir::Node* da = b->dequantize(qp, s, z, u8);
+    ir::Node* db = b->dequantize(b->quantize(y, 0.02f, 128, u8), 0.02f, 128, u8);
+    std::vector<std::string> shape = {"1", "4", "6", "6"};
+    da->meta.shape = shape;
+    db->meta.shape = same_shape ? shape : std::vector<std::string>{"1", "4", "1", "6"};
+    ir::Node* sum = b->g().callFunction("operator.add", {da, db});
+    ir::Node* q = b->quantize(b->g().callFunction("torch.relu", {sum}), 0.04f, 0, u8);
+    b->g().output(b->dequantize(q, 0.04f, 0, u8));
+    return std::move(b->gm);
+  };
+  Value x = randomFloats({1, 4, 6, 6}, -3, 3, 7);
+  for (bool same_params : {true, false}) {
+    CAPTURE(same_params);
+    auto qdq = make(true, same_params);
+    auto lowered = make(true, same_params);
+    Lowered counts = lower(*lowered);
+    CHECK(counts.max_pool == 1);
+    CHECK(counts.requantize == (same_params ? 1 : 0));
+    CHECK(counts.add == 1);
+    checkAgainstQdq(*qdq, *lowered, {x, randomFloats({1, 4, 6, 6}, -2, 2, 8)}, 0.04f, 0.0, 0.0);
+  }
+  // Operands not known to have one shape (a broadcast): the add stays in float.
+  auto broadcast = make(false, true);
+  Lowered counts = lower(*broadcast);
+  CHECK(counts.add == 0);
+  CHECK(counts.refused == 1);
+}
