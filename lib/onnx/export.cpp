@@ -214,6 +214,22 @@ class Exporter {
         auto tensor = gm_.findTensor(node->target());
         if (!tensor) throw ModelError("get_attr '" + node->name() + "' names no tensor");
         value_[node] = tensorName(tensor, node->target());
+        auto [first, inserted] = tensor_paths_.emplace(tensor.get(), node->target());
+        if (!inserted && first->second != node->target()) {
+          // A second path to one tensor (the trace's alias of an Identity on a constant, which
+          // exporters write for a shared parameter): the Identity again, so that the written
+          // model traces to the same graph.
+          auto [alias, added] = alias_names_.emplace(
+              node->target(),
+              unique(node->meta.value_name.empty() ? node->target() : node->meta.value_name));
+          if (added) {
+            NodeProto& identity = *graph_->add_node();
+            identity.set_op_type("Identity");
+            identity.add_input(value_[node]);
+            identity.add_output(alias->second);
+          }
+          value_[node] = alias->second;
+        }
         continue;
       }
       std::string name;
@@ -507,6 +523,8 @@ class Exporter {
   std::unordered_map<const ir::Node*, std::string> value_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<const ir::Tensor*, std::string> tensor_names_;
+  std::unordered_map<const ir::Tensor*, std::string> tensor_paths_;  // the first get_attr target
+  std::unordered_map<std::string, std::string> alias_names_;         // other targets: Identity
 };
 
 }  // namespace
