@@ -62,10 +62,11 @@ def main():
     inputs = [torch.from_numpy(numpy.load(npy(data, n))) for n in fx.onnx_inputs]
     wanted = [torch.from_numpy(numpy.load(npy(targets, n))) for n in fx.onnx_outputs]
 
-    # The package computes what fxc's QAT model computes (observers off, as fxc's are).
+    # The package computes what fxc's QAT model computes as written (-O0: float fake
+    # quantization, not the integer arithmetic fxc run lowers Q/DQ to), observers off.
     module.apply(torch.ao.quantization.disable_observer)
     before = os.path.join(work, "qat_outputs")
-    command = [args.fxc, "run", "-q", qat_onnx, "--batch", "8", "--output-dir", before]
+    command = [args.fxc, "run", "-q", "-O0", qat_onnx, "--batch", "8", "--output-dir", before]
     for name in fx.onnx_inputs:
         command += ["--input", f"{name}={npy(data, name)}"]
     run(*command)
