@@ -474,6 +474,41 @@ def Conv(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=
 
 
 
+def ConvTranspose(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=None,
+                  output_padding=None, output_shape=None, pads=None, strides=None):
+    spatial = w.dim() - 2
+    kernel = list(w.shape[2:])
+    strides = strides or [1] * spatial
+    dilations = dilations or [1] * spatial
+    output_padding = output_padding or [0] * spatial
+    full = [strides[i] * (x.shape[2 + i] - 1) + output_padding[i] +
+            (kernel[i] - 1) * dilations[i] + 1 for i in range(spatial)]
+    if output_shape is None and auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        output_shape = [x.shape[2 + i] * strides[i] for i in range(spatial)]
+    if output_shape is not None:
+        output_shape = list(output_shape)[-spatial:]
+        total = [full[i] - output_shape[i] for i in range(spatial)]
+        if auto_pad == "SAME_UPPER":
+            begin = [t // 2 for t in total]
+        else:
+            begin = [t - t // 2 for t in total]
+        end = [t - s for t, s in zip(total, begin)]
+    elif pads is not None and auto_pad == "NOTSET":
+        begin, end = list(pads[:spatial]), list(pads[spatial:])
+    else:
+        begin, end = [0] * spatial, [0] * spatial
+    function = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[spatial]
+    y = function(x, w, None, strides, 0, 0, group, dilations)
+    extra = []  # output_padding and negative pads: positions no input reaches
+    for i in reversed(range(spatial)):
+        extra += [max(-begin[i], 0), output_padding[i] + max(-end[i], 0)]
+    y = F.pad(y, extra)
+    for i in range(spatial):
+        y = y.narrow(2 + i, max(begin[i], 0), full[i] - begin[i] - end[i])
+    if b is not None:
+        y = y + b.reshape([1, -1] + [1] * spatial)
+    return y
+
 def QuantizeLinear(x, y_scale, y_zero_point=None, axis=1, saturate=1, block_size=0):
     zero = y_zero_point if y_zero_point is not None else torch.zeros((), dtype=torch.uint8)
     scale, zero_int = _per_axis(y_scale, x, axis), _per_axis(zero, x, axis).to(torch.int64)
