@@ -238,14 +238,14 @@ void checkRecurrent(const ir::Node& node, const std::string& op, const std::stri
 }
 
 // A weighted module as a call of its ONNX op in onnx_ops, its tensors in their input slots: for
-// the ops onnx_ops writes whatever their attributes (Gemm, Conv). nullopt for other modules; with
-// `node`, the call's text.
+// the ops onnx_ops writes whatever their attributes (Gemm, Conv, ConvTranspose). nullopt for
+// other modules; with `node`, the call's text.
 std::optional<std::string> opCall(const ir::GraphModule& gm, const std::string& path,
                                   const ir::Node* node = nullptr) {
   const ir::Module* module = gm.findModule(path);
   if (!module) return std::nullopt;
   std::string op = opForModuleType(module->type());
-  if (op != "Gemm" && op != "Conv") return std::nullopt;
+  if (op != "Gemm" && op != "Conv" && op != "ConvTranspose") return std::nullopt;
   for (const auto& [name, tensor] : module->tensors()) {
     if (name != "weight" && name != "bias") return std::nullopt;
   }
