@@ -220,6 +220,27 @@ bool trainingDropout(const ir::GraphModule& gm, const ir::Node& node) {
   return !(ratio && *ratio == 0);
 }
 
+// onnx_ops.Resize: opset 11's inputs (X, roi, scales, sizes), nearest or linear on every axis.
+void checkResize(const ir::Node& node, const std::string& what) {
+  if (node.args().size() < 3)
+    throw ModelError(what + "Resize before opset 11 (X, scales) is not written in fxc codegen");
+  auto text = [&](const char* key, const char* fallback) {
+    const ir::Argument* value = node.kwarg(key);
+    return value && value->kind() == ir::Argument::Kind::kString ? value->toString()
+                                                                 : std::string(fallback);
+  };
+  std::string mode = text("mode", "nearest");
+  if (mode != "nearest" && mode != "linear")
+    throw ModelError(what + "Resize's mode " + mode + " is not written in fxc codegen");
+  if (text("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize")
+    throw ModelError(what + "tf_crop_and_resize is not written in fxc codegen");
+  if (text("keep_aspect_ratio_policy", "stretch") != "stretch" || node.kwarg("axes"))
+    throw ModelError(what + "Resize's axes and aspect ratio policy are not written in fxc codegen");
+  const ir::Argument* antialias = node.kwarg("antialias");
+  if (antialias && !(antialias->kind() == ir::Argument::Kind::kInt && antialias->toInt() == 0))
+    throw ModelError(what + "antialias is not written in fxc codegen");
+}
+
 // onnx_ops.LSTM and GRU run the default activations on sequences of full length, time first.
 void checkRecurrent(const ir::Node& node, const std::string& op, const std::string& what) {
   if (op != "LSTM" && op != "GRU") return;
@@ -294,6 +315,7 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
   if (outputs > 0 && !tuple_ops.count(op->second))
     throw ModelError(what + "reads several outputs of an op fxc codegen returns one of");
   checkRecurrent(node, op->second, what);
+  if (op->second == "Resize") checkResize(node, what);
   if (op->second == "BatchNormalization") {
     const ir::Argument* training = node.kwarg("training_mode");
     if (training && training->kind() == ir::Argument::Kind::kInt && training->toInt() != 0)

@@ -509,6 +509,63 @@ def ConvTranspose(x, w, b=None, auto_pad="NOTSET", dilations=None, group=1, kern
         y = y + b.reshape([1, -1] + [1] * spatial)
     return y
 
+def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
+           coordinate_transformation_mode="half_pixel", cubic_coeff_a=-0.75, exclude_outside=0,
+           extrapolation_value=0.0, keep_aspect_ratio_policy="stretch", mode="nearest",
+           nearest_mode="round_prefer_floor"):
+    # Nearest and linear, axis by axis (linear interpolation is separable); codegen refuses the
+    # rest (cubic, antialias, tf_crop_and_resize, axes).
+    rank = X.dim()
+    if sizes is not None and sizes.numel() > 0:
+        out = _ints(sizes)
+        scale = [out[i] / X.shape[i] for i in range(rank)]
+    else:
+        scale = [float(v) for v in scales.reshape(-1).tolist()]
+        out = [int(math.floor(X.shape[i] * scale[i])) for i in range(rank)]
+    y = X
+    for axis in range(rank):
+        n, m, s = X.shape[axis], out[axis], scale[axis]
+        if n == m and s == 1.0:
+            continue
+        x = torch.arange(m, dtype=torch.float64)
+        transform = coordinate_transformation_mode
+        length = n * s  # ONNX's resized length, before rounding down
+        if transform == "half_pixel":
+            source = (x + 0.5) / s - 0.5
+        elif transform == "pytorch_half_pixel":
+            source = (x + 0.5) / s - 0.5 if length > 1 else torch.zeros_like(x)
+        elif transform == "align_corners":
+            source = x * (n - 1) / (length - 1) if length > 1 else torch.zeros_like(x)
+        elif transform == "asymmetric":
+            source = x / s
+        elif transform == "tf_half_pixel_for_nn":
+            source = (x + 0.5) / s
+        else:
+            raise NotImplementedError(transform)
+        if mode == "nearest":
+            below = torch.floor(source)
+            if nearest_mode == "floor":
+                picked = below
+            elif nearest_mode == "ceil":
+                picked = torch.ceil(source)
+            elif nearest_mode == "round_prefer_ceil":
+                picked = torch.floor(source + 0.5)
+            else:  # round_prefer_floor
+                picked = torch.where(source - below == 0.5, below, torch.floor(source + 0.5))
+            y = torch.index_select(y, axis, picked.long().clamp(0, n - 1))
+        elif mode == "linear":
+            below = torch.floor(source)
+            weight = (source - below).to(y.dtype)
+            shape = [1] * rank
+            shape[axis] = m
+            weight = weight.reshape(shape)
+            low = torch.index_select(y, axis, below.long().clamp(0, n - 1))
+            high = torch.index_select(y, axis, (below.long() + 1).clamp(0, n - 1))
+            y = (1 - weight) * low + weight * high
+        else:
+            raise NotImplementedError(mode)
+    return y
+
 def QuantizeLinear(x, y_scale, y_zero_point=None, axis=1, saturate=1, block_size=0):
     zero = y_zero_point if y_zero_point is not None else torch.zeros((), dtype=torch.uint8)
     scale, zero_int = _per_axis(y_scale, x, axis), _per_axis(zero, x, axis).to(torch.int64)
