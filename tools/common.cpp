@@ -385,7 +385,7 @@ std::string renderViews(const ir::GraphModule& gm, const ViewFlags& flags, bool 
   std::string text;
   if (flags.tabular || (default_tabular && !flags.any()))
     text += ir::printTabular(graph, flags.shapes);
-  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph);
+  if (flags.code) text += (text.empty() ? "" : "\n") + ir::pythonCode(graph) + "\n";
   if (flags.graph) text += (text.empty() ? "" : "\n") + ir::formatGraph(graph);
   if (flags.dot) text += (text.empty() ? "" : "\n") + ir::printDot(gm, name, flags.shapes);
   return text;
@@ -562,6 +562,39 @@ void printError(const std::string& message) {
     if (c == '\n') c = ' ';  // one line, whatever a library put in the message
   }
   std::fprintf(stderr, "fxc: error: %s\n", line.c_str());
+}
+
+Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir,
+                            bool force) {
+  // Nothing is written unless every file may be: DIR is a directory (or is made), and no file of
+  // the package is there already without --force.
+  struct stat info {};
+  if (stat(dir.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode)) {
+      return Error{dir + ": not a directory"};
+    }
+  } else if (errno != ENOENT || mkdir(dir.c_str(), 0777) != 0) {
+    return Error{dir + ": cannot create the directory: " + std::strerror(errno)};
+  }
+  if (!force) {
+    for (const auto& [name, bytes] : package.files) {
+      std::string file = dir + "/" + name;
+      if (lstat(file.c_str(), &info) == 0) {
+        return Error{file + ": exists (--force replaces it)"};
+      }
+    }
+  }
+  // Each file is written whole and renamed into place; __init__.py last, so that a package
+  // interrupted half way does not import.
+  for (const auto& [name, bytes] : package.files) {
+    OutputFile out(dir + "/" + name);
+    out.write(bytes);
+    auto done = out.commit();
+    if (!done) {
+      return Error{done.error()};
+    }
+  }
+  return true;
 }
 
 }  // namespace fxc::tools

@@ -13,6 +13,7 @@
 #include "exec/io.h"
 #include "ir/expected.h"
 #include "ir/graph_module.h"
+#include "onnx/codegen.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
 
@@ -193,6 +194,12 @@ void printJson(const nlohmann::json& document);
 // Prints "fxc: error: MESSAGE" as one line on stderr.
 void printError(const std::string& message);
 
+// Writes a `fxc codegen` package into DIR (made if absent): nothing unless every file may be
+// written (no file of the package there already without `force`); each file whole and renamed
+// into place, __init__.py last, so that a package interrupted half way does not import.
+Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir,
+                            bool force);
+
 // The subcommands; each registers its flags on `app` and returns the function that runs it.
 using Runner = std::function<int()>;
 Runner addTraceCommand(CLI::App& app);
@@ -205,5 +212,6 @@ Runner addBenchCommand(CLI::App& app);
 Runner addQuantizeCommand(CLI::App& app);
 Runner addSummaryCommand(CLI::App& app);
 Runner addCompareCommand(CLI::App& app);
+Runner addCodegenCommand(CLI::App& app);
 
 }  // namespace fxc::tools

@@ -93,11 +93,11 @@ int main(int argc, char** argv) {
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");
   app.add_flag("-q,--quiet", quiet, "only errors on stderr");
-  std::vector<Runner> runners = {addTraceCommand(app),   addLintCommand(app),
-                                 addPassesCommand(app),  addFuseCommand(app),
-                                 addRunCommand(app),     addProfileCommand(app),
-                                 addBenchCommand(app),   addQuantizeCommand(app),
-                                 addSummaryCommand(app), addCompareCommand(app)};
+  std::vector<Runner> runners = {
+      addTraceCommand(app),   addLintCommand(app),     addPassesCommand(app),
+      addFuseCommand(app),    addRunCommand(app),      addProfileCommand(app),
+      addBenchCommand(app),   addQuantizeCommand(app), addSummaryCommand(app),
+      addCompareCommand(app), addCodegenCommand(app)};
   for (CLI::App* sub : app.get_subcommands({})) {
     sub->add_flag("-v,--verbose", verbose, "say more on stderr (debug level)");
     sub->add_flag("-q,--quiet", quiet, "only errors on stderr");

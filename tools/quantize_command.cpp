@@ -41,6 +41,8 @@ struct QuantizeFlags {
   std::vector<std::string> exclude;
   std::vector<std::string> op_types;
   bool qat = false;
+  std::string codegen;  // --codegen DIR: the QAT model as a PyTorch package
+  bool force = false;
   bool convert = false;
   bool report = false;
   bool bench = false;
@@ -387,6 +389,8 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
 
 int runQuantize(const QuantizeFlags& flags) {
   if (flags.convert && flags.qat) throw UsageError{"--convert and --qat do not go together"};
+  if (!flags.codegen.empty() && !flags.qat)
+    throw UsageError{"--codegen writes the QAT model: give --qat"};
   if (flags.holdout < 1) throw UsageError{"--holdout must be at least 1"};
   if (flags.calibration.rfind("random:", 0) == 0) {
     const std::string count = flags.calibration.substr(7);
@@ -586,9 +590,24 @@ int runQuantize(const QuantizeFlags& flags) {
     if (flags.views.tabular) report["tabular"] = ir::printTabular(gm.graph(), flags.views.shapes);
     printJson(report);
   } else if (flags.views.any() || (!wantsOutput(flags.output) && !flags.report && !flags.bench &&
-                                   flags.views.svg.empty())) {
+                                   flags.views.svg.empty() && flags.codegen.empty())) {
     std::string text = renderViews(gm, flags.views, true, viewName(path));
     std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  if (!flags.codegen.empty()) {
+    // Last: the fake-quantize calls become modules, a graph for PyTorch only.
+    std::vector<std::string> outputs = outputNames(gm);
+    onnx::fakeQuantizeAsModules(gm);
+    std::string source = modelLabel(path);
+    auto package = onnx::pytorchPackage(gm, source.substr(source.rfind('/') + 1), outputs);
+    if (!package) return fail(package.error());
+    auto written = writePackage(package.value(), flags.codegen, flags.force);
+    if (!written) {
+      printError(written.error());
+      return kExitFailure;
+    }
+    spdlog::info("wrote {}/: the QAT model as a PyTorch package (FakeQuantize modules)",
+                 flags.codegen);
   }
   bury(std::move(traced.value()));
   return kExitOk;
@@ -628,6 +647,11 @@ Runner addQuantizeCommand(CLI::App& app) {
           {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Concat", "MaxPool", "AveragePool"}));
   cmd->add_flag("--qat", flags->qat,
                 "write the fake-quant model for training: float weights behind Q/DQ");
+  cmd->add_option("--codegen", flags->codegen,
+                  "with --qat: write the QAT model as a PyTorch package in DIR (fxc codegen), its "
+                  "quantizers torch.ao.quantization.FakeQuantize modules from the calibration")
+      ->option_text("DIR");
+  cmd->add_flag("--force", flags->force, "with --codegen: replace the package's files in DIR");
   cmd->add_flag("--convert", flags->convert,
                 "fold the weight Q/DQ of a model back from training into int8 initializers");
   cmd->add_flag("--report", flags->report,

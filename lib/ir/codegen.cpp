@@ -6,6 +6,7 @@
 
 #include "ir/flat_map.h"
 #include "ir/printers.h"
+#include "ir/torch_call.h"
 
 namespace fxc::ir {
 namespace {
@@ -17,6 +18,8 @@ bool isIdentifier(std::string_view s) {
   }
   return true;
 }
+
+}  // namespace
 
 // torch.fx's _format_target: "layer1.0.conv1" on self → getattr(self.layer1, "0").conv1
 std::string formatTarget(std::string base, std::string_view target) {
@@ -33,6 +36,8 @@ std::string formatTarget(std::string base, std::string_view target) {
     target.remove_prefix(dot + 1);
   }
 }
+
+namespace {
 
 std::string formatArgs(const std::vector<Argument>& args, size_t skip, const Kwargs& kwargs) {
   std::string out;
@@ -90,6 +95,8 @@ std::string emitExpression(const Node& node) {
       return formatTarget(pyRepr(args.at(0)), node.target()) + "(" +
              formatArgs(args, 1, node.kwargs()) + ")";
     case Opcode::kCallFunction: {
+      if (auto call = torchCall(node))
+        return node.target() + "(" + formatArgs(call->args, 0, call->kwargs) + ")";
       if (node.kwargs().empty()) {
         if (const char* magic = magicFormat(node.target())) {
           if (auto text = applyMagic(magic, args)) return *text;
@@ -112,7 +119,10 @@ std::string emitExpression(const Node& node) {
 
 }  // namespace
 
-std::string pythonCode(const Graph& graph) {
+// What torch.fx annotates: every ONNX input and a single output are tensors.
+bool isTensor(const Node& node) { return !node.meta.dtype.empty() || node.meta.shape.has_value(); }
+
+std::string pythonCode(const Graph& graph, const CodeOptions& options) {
   // Each value is freed on the line of its last user (torch.fx walks backwards to find it).
   FlatMap<const Node*, const Node*> last_user;
   last_user.reserve(graph.size());
@@ -123,17 +133,22 @@ std::string pythonCode(const Graph& graph) {
   }
 
   std::string params = "self";
+  std::string returns;
   std::string body;
   body.reserve(graph.size() * 64);
   std::vector<const Node*> freed;
   for (const Node* node : graph) {
     if (node->op() == Opcode::kPlaceholder) {
       params += ", " + node->target();
+      if (isTensor(*node)) params += " : torch.Tensor";
       if (node->target() != node->name())
         body += "    " + node->name() + " = " + node->target() + "\n";
       continue;
     }
     if (node->op() == Opcode::kOutput) {
+      if (node->args().size() == 1 && node->args()[0].isNode() &&
+          isTensor(*node->args()[0].toNode()))
+        returns = " -> torch.Tensor";
       body += "    return ";
       body += node->args().empty() ? std::string("None") : pyRepr(node->args()[0]);
       body += '\n';
@@ -142,7 +157,9 @@ std::string pythonCode(const Graph& graph) {
     body += "    ";
     body += node->name();
     body += " = ";
-    body += emitExpression(*node);
+    std::optional<std::string> custom;
+    if (options.expression) custom = options.expression(*node);
+    body += custom ? *custom : emitExpression(*node);
     // Freed in the order torch.fx lists them: args then kwargs, first occurrence.
     freed.clear();
     auto collect = [&](Node* input) {
@@ -163,7 +180,9 @@ std::string pythonCode(const Graph& graph) {
     body += '\n';
   }
   if (body.empty()) body = "    pass\n";
-  return "def forward(" + params + "):\n" + body;
+  std::string code = "def forward(" + params + ")" + returns + ":\n" + body;
+  // GraphModule.code as torch.fx writes it: three blank lines before, an indented empty line after.
+  return options.torch_fx_layout ? "\n\n\n" + code + "    " : code;
 }
 
 }  // namespace fxc::ir

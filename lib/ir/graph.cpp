@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/torch_call.h"
+
 namespace fxc::ir {
 
 namespace {
@@ -265,13 +267,22 @@ std::string formatNode(const Node& node) {
   std::string op(opcodeName(node.op()));
   switch (node.op()) {
     case Opcode::kPlaceholder:
+      // torch.fx shows the annotation of forward's parameter: every ONNX input is a tensor.
+      if (!node.meta.dtype.empty() || node.meta.shape)
+        return "%" + node.name() + " : torch.Tensor " + users + op + "[target=" + node.target() +
+               "]";
+      return "%" + node.name() + " : " + users + op + "[target=" + node.target() + "]";
     case Opcode::kGetAttr:
       return "%" + node.name() + " : " + users + op + "[target=" + node.target() + "]";
     case Opcode::kOutput:
       return "return " + (node.args().empty() ? std::string("None") : pyRepr(node.args()[0]));
-    default:
+    default: {
+      // call_function in PyTorch's signature, as in the code view (torch_call.h).
+      auto call = torchCall(node);
       return "%" + node.name() + " : " + users + op + "[target=" + node.target() +
-             "](args = " + fxFormat(node.args()) + ", kwargs = " + fxFormat(node.kwargs()) + ")";
+             "](args = " + fxFormat(call ? call->args : node.args()) +
+             ", kwargs = " + fxFormat(call ? call->kwargs : node.kwargs()) + ")";
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ir/torch_call.h"
+
 namespace fxc::ir {
 namespace {
 
@@ -55,8 +57,10 @@ std::string printTabular(const Graph& graph, bool with_shapes) {
   std::vector<std::vector<std::string>> rows;
   rows.reserve(graph.size());
   for (const Node* node : graph) {
+    auto call = torchCall(*node);  // PyTorch's signature, as torch.fx records the call
     std::vector<std::string> row = {std::string(opcodeName(node->op())), node->name(),
-                                    node->target(), pyRepr(node->args()), pyRepr(node->kwargs())};
+                                    node->target(), pyRepr(call ? call->args : node->args()),
+                                    pyRepr(call ? call->kwargs : node->kwargs())};
     if (with_shapes) {
       row.push_back(shapeText(node->meta));
       row.push_back(node->meta.dtype);

@@ -664,11 +664,13 @@ class Tracer {
     ir::Node* call = nullptr;
     if (module_call) {
       module_call->type = moduleType(node, spatialRank(node));
-      if (module_call->type.empty() && module_call->tensors.empty()) module_call.reset();
+      // An op torch.nn has no module for stays a call_function, its constants get_attr: a module
+      // typed by the op name no kernel runs (a QAT export's weight DequantizeLinear in its
+      // fake-quantize's scope, after --convert folded the weight).
+      if (module_call->type.empty()) module_call.reset();
     }
     if (module_call) {
       bool weighted = !parameterSlots(node.op_type()).empty() && !module_call->tensors.empty();
-      if (module_call->type.empty()) module_call->type = node.op_type();
       module_call->attributes = attributeKwargs(node);
       if (!scope_key.empty() && (leaf_scope || weighted))
         module_call->path = scopePath(scopeElements(node.name()));

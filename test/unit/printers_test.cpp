@@ -75,14 +75,15 @@ TEST_CASE("generated code matches torch.fx's, with frees after last use") {
   GraphModule gm;
   buildSeedModule(gm);
   CHECK(pythonCode(gm.graph()) ==
-        "def forward(self, x):\n"
+        "\n\n\ndef forward(self, x):\n"
         "    linear = self.linear(x);  x = None\n"
         "    topk = torch.topk(linear, 10);  linear = None\n"
         "    getattr_1 = topk.values;  topk = None\n"
         "    relu = getattr_1.relu();  getattr_1 = None\n"
         "    _tensor_constant0 = self._tensor_constant0\n"
         "    add = relu + _tensor_constant0;  relu = _tensor_constant0 = None\n"
-        "    return add\n");
+        "    return add\n"
+        "    ");
 }
 
 TEST_CASE("code: module paths with digits, getitem, kwargs and tuple outputs") {
@@ -95,13 +96,14 @@ TEST_CASE("code: module paths with digits, getitem, kwargs and tuple outputs") {
   Node* neg = g.callFunction("operator.neg", {y});
   g.output(Argument::tuple({first, neg}));
   CHECK(pythonCode(g) ==
-        "def forward(self, x, y):\n"
+        "\n\n\ndef forward(self, x, y):\n"
         "    layer2_0_downsample_0 = getattr(getattr(self.layer2, \"0\").downsample, \"0\")(x);  x "
         "= None\n"
         "    split = torch.split(layer2_0_downsample_0, axis = 1);  layer2_0_downsample_0 = None\n"
         "    getitem = split[0];  split = None\n"
         "    neg = -y;  y = None\n"
-        "    return (getitem, neg)\n");
+        "    return (getitem, neg)\n"
+        "    ");
 }
 
 TEST_CASE("str(graph) matches torch.fx's format") {

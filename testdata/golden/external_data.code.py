@@ -1,3 +1,7 @@
-def forward(self, x):
+
+
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
     proj = self.proj(x);  x = None
     return proj
+    

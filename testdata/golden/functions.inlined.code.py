@@ -1,4 +1,7 @@
-def forward(self, x):
+
+
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
     conv = self.conv(x);  x = None
     sigmoid = torch.sigmoid(conv)
     mul = conv * sigmoid;  sigmoid = None
@@ -6,3 +9,4 @@ def forward(self, x):
     mul_1 = mul * sigmoid_1;  mul = sigmoid_1 = None
     add = mul_1 + conv;  mul_1 = conv = None
     return add
+    

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     features_0_0 = getattr(getattr(self.features, "0"), "0")(input_1);  input_1 = None
     features_0_1 = getattr(getattr(self.features, "0"), "1")(features_0_0);  features_0_0 = None
     features_0_2 = getattr(getattr(self.features, "0"), "2")(features_0_1);  features_0_1 = None
@@ -148,7 +151,8 @@ def forward(self, input_1):
     features_18_0 = getattr(getattr(self.features, "18"), "0")(features_17_conv_3);  features_17_conv_3 = None
     features_18_1 = getattr(getattr(self.features, "18"), "1")(features_18_0);  features_18_0 = None
     features_18_2 = getattr(getattr(self.features, "18"), "2")(features_18_1);  features_18_1 = None
-    adaptive_avg_pool2d = torch.nn.functional.adaptive_avg_pool2d(features_18_2);  features_18_2 = None
-    flatten = torch.flatten(adaptive_avg_pool2d, axis = 1);  adaptive_avg_pool2d = None
+    adaptive_avg_pool2d = torch.nn.functional.adaptive_avg_pool2d(features_18_2, (1, 1));  features_18_2 = None
+    flatten = torch.flatten(adaptive_avg_pool2d, 1);  adaptive_avg_pool2d = None
     classifier_1 = getattr(self.classifier, "1")(flatten);  flatten = None
     return classifier_1
+    

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     features_0_0 = getattr(getattr(self.features, "0"), "0")(input_1);  input_1 = None
     features_0_1 = getattr(getattr(self.features, "0"), "1")(features_0_0);  features_0_0 = None
     features_0_2 = getattr(getattr(self.features, "0"), "2")(features_0_1);  features_0_1 = None
@@ -151,8 +154,9 @@ def forward(self, input_1):
     features_12_1 = getattr(getattr(self.features, "12"), "1")(features_12_0);  features_12_0 = None
     features_12_2 = getattr(getattr(self.features, "12"), "2")(features_12_1);  features_12_1 = None
     avgpool = self.avgpool(features_12_2);  features_12_2 = None
-    flatten = torch.flatten(avgpool, axis = 1);  avgpool = None
+    flatten = torch.flatten(avgpool, 1);  avgpool = None
     classifier_0 = getattr(self.classifier, "0")(flatten);  flatten = None
     classifier_1 = getattr(self.classifier, "1")(classifier_0);  classifier_0 = None
     classifier_3 = getattr(self.classifier, "3")(classifier_1);  classifier_1 = None
     return classifier_3
+    

@@ -1,4 +1,7 @@
-def forward(self, x):
+
+
+
+def forward(self, x : torch.Tensor):
     split = torch.split(x, axis = 1, num_outputs = 3);  x = None
     getitem = split[0]
     getitem_1 = split[1]
@@ -11,3 +14,4 @@ def forward(self, x):
     cast = onnx.Cast(getitem_4, to = 1);  getitem_4 = None
     mul = getitem_3 * cast;  getitem_3 = cast = None
     return (mul, getitem_1)
+    

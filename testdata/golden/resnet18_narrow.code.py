@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     conv1 = self.conv1(input_1);  input_1 = None
     bn1 = self.bn1(conv1);  conv1 = None
     relu = self.relu(bn1);  bn1 = None
@@ -66,6 +69,7 @@ def forward(self, input_1):
     add_7 = layer4_1_bn2 + layer4_0_relu_1;  layer4_1_bn2 = layer4_0_relu_1 = None
     layer4_1_relu_1 = getattr(self.layer4, "1").relu(add_7);  add_7 = None
     avgpool = self.avgpool(layer4_1_relu_1);  layer4_1_relu_1 = None
-    flatten = torch.flatten(avgpool, axis = 1);  avgpool = None
+    flatten = torch.flatten(avgpool, 1);  avgpool = None
     fc = self.fc(flatten);  flatten = None
     return fc
+    

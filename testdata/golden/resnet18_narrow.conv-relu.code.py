@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     conv1 = self.conv1(input_1);  input_1 = None
     maxpool = self.maxpool(conv1);  conv1 = None
     layer1_0_conv1 = getattr(self.layer1, "0").conv1(maxpool)
@@ -21,6 +24,7 @@ def forward(self, input_1):
     layer4_1_conv1 = getattr(self.layer4, "1").conv1(layer4_0_conv2)
     layer4_1_conv2 = getattr(self.layer4, "1").conv2(layer4_1_conv1, layer4_0_conv2);  layer4_1_conv1 = layer4_0_conv2 = None
     avgpool = self.avgpool(layer4_1_conv2);  layer4_1_conv2 = None
-    flatten = torch.flatten(avgpool, axis = 1);  avgpool = None
+    flatten = torch.flatten(avgpool, 1);  avgpool = None
     fc = self.fc(flatten);  flatten = None
     return fc
+    

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     activation_post_process_0 = self.activation_post_process_0(input_1);  input_1 = None
     conv1 = self.conv1(activation_post_process_0);  activation_post_process_0 = None
     relu = self.relu(conv1);  conv1 = None
@@ -66,7 +69,8 @@ def forward(self, input_1):
     add_7 = layer4_1_conv2 + activation_post_process_18;  layer4_1_conv2 = activation_post_process_18 = None
     layer4_1_relu_1 = getattr(self.layer4, "1").relu(add_7);  add_7 = None
     avgpool = self.avgpool(layer4_1_relu_1);  layer4_1_relu_1 = None
-    flatten = torch.flatten(avgpool, axis = 1);  avgpool = None
+    flatten = torch.flatten(avgpool, 1);  avgpool = None
     activation_post_process_20 = self.activation_post_process_20(flatten);  flatten = None
     fc = self.fc(activation_post_process_20);  activation_post_process_20 = None
     return fc
+    

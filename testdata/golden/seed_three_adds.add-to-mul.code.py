@@ -1,5 +1,9 @@
-def forward(self, x, y):
+
+
+
+def forward(self, x : torch.Tensor, y : torch.Tensor):
     mul = x * y
     mul_1 = x * y
     mul_2 = x * y;  x = y = None
     return (mul, mul_1, mul_2)
+    

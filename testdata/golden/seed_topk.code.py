@@ -1,4 +1,7 @@
-def forward(self, x):
+
+
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
     linear = self.linear(x);  x = None
     _tensor_constant0 = self._tensor_constant0
     _tensor_constant1 = self._tensor_constant1
@@ -9,3 +12,4 @@ def forward(self, x):
     _tensor_constant2 = self._tensor_constant2
     add = relu + _tensor_constant2;  relu = _tensor_constant2 = None
     return add
+    

@@ -1,4 +1,7 @@
-def forward(self, input_1):
+
+
+
+def forward(self, input_1 : torch.Tensor) -> torch.Tensor:
     features_0 = getattr(self.features, "0")(input_1);  input_1 = None
     features_1 = getattr(self.features, "1")(features_0);  features_0 = None
     features_2 = getattr(self.features, "2")(features_1);  features_1 = None
@@ -8,14 +11,14 @@ def forward(self, input_1):
     features_3_expand1x1_activation = getattr(self.features, "3").expand1x1_activation(features_3_expand1x1);  features_3_expand1x1 = None
     features_3_expand3x3 = getattr(self.features, "3").expand3x3(features_3_squeeze_activation);  features_3_squeeze_activation = None
     features_3_expand3x3_activation = getattr(self.features, "3").expand3x3_activation(features_3_expand3x3);  features_3_expand3x3 = None
-    cat = torch.cat(features_3_expand1x1_activation, features_3_expand3x3_activation, axis = 1);  features_3_expand1x1_activation = features_3_expand3x3_activation = None
+    cat = torch.cat([features_3_expand1x1_activation, features_3_expand3x3_activation], 1);  features_3_expand1x1_activation = features_3_expand3x3_activation = None
     features_4_squeeze = getattr(self.features, "4").squeeze(cat);  cat = None
     features_4_squeeze_activation = getattr(self.features, "4").squeeze_activation(features_4_squeeze);  features_4_squeeze = None
     features_4_expand1x1 = getattr(self.features, "4").expand1x1(features_4_squeeze_activation)
     features_4_expand1x1_activation = getattr(self.features, "4").expand1x1_activation(features_4_expand1x1);  features_4_expand1x1 = None
     features_4_expand3x3 = getattr(self.features, "4").expand3x3(features_4_squeeze_activation);  features_4_squeeze_activation = None
     features_4_expand3x3_activation = getattr(self.features, "4").expand3x3_activation(features_4_expand3x3);  features_4_expand3x3 = None
-    cat_1 = torch.cat(features_4_expand1x1_activation, features_4_expand3x3_activation, axis = 1);  features_4_expand1x1_activation = features_4_expand3x3_activation = None
+    cat_1 = torch.cat([features_4_expand1x1_activation, features_4_expand3x3_activation], 1);  features_4_expand1x1_activation = features_4_expand3x3_activation = None
     features_5 = getattr(self.features, "5")(cat_1);  cat_1 = None
     features_6_squeeze = getattr(self.features, "6").squeeze(features_5);  features_5 = None
     features_6_squeeze_activation = getattr(self.features, "6").squeeze_activation(features_6_squeeze);  features_6_squeeze = None
@@ -23,14 +26,14 @@ def forward(self, input_1):
     features_6_expand1x1_activation = getattr(self.features, "6").expand1x1_activation(features_6_expand1x1);  features_6_expand1x1 = None
     features_6_expand3x3 = getattr(self.features, "6").expand3x3(features_6_squeeze_activation);  features_6_squeeze_activation = None
     features_6_expand3x3_activation = getattr(self.features, "6").expand3x3_activation(features_6_expand3x3);  features_6_expand3x3 = None
-    cat_2 = torch.cat(features_6_expand1x1_activation, features_6_expand3x3_activation, axis = 1);  features_6_expand1x1_activation = features_6_expand3x3_activation = None
+    cat_2 = torch.cat([features_6_expand1x1_activation, features_6_expand3x3_activation], 1);  features_6_expand1x1_activation = features_6_expand3x3_activation = None
     features_7_squeeze = getattr(self.features, "7").squeeze(cat_2);  cat_2 = None
     features_7_squeeze_activation = getattr(self.features, "7").squeeze_activation(features_7_squeeze);  features_7_squeeze = None
     features_7_expand1x1 = getattr(self.features, "7").expand1x1(features_7_squeeze_activation)
     features_7_expand1x1_activation = getattr(self.features, "7").expand1x1_activation(features_7_expand1x1);  features_7_expand1x1 = None
     features_7_expand3x3 = getattr(self.features, "7").expand3x3(features_7_squeeze_activation);  features_7_squeeze_activation = None
     features_7_expand3x3_activation = getattr(self.features, "7").expand3x3_activation(features_7_expand3x3);  features_7_expand3x3 = None
-    cat_3 = torch.cat(features_7_expand1x1_activation, features_7_expand3x3_activation, axis = 1);  features_7_expand1x1_activation = features_7_expand3x3_activation = None
+    cat_3 = torch.cat([features_7_expand1x1_activation, features_7_expand3x3_activation], 1);  features_7_expand1x1_activation = features_7_expand3x3_activation = None
     features_8 = getattr(self.features, "8")(cat_3);  cat_3 = None
     features_9_squeeze = getattr(self.features, "9").squeeze(features_8);  features_8 = None
     features_9_squeeze_activation = getattr(self.features, "9").squeeze_activation(features_9_squeeze);  features_9_squeeze = None
@@ -38,30 +41,31 @@ def forward(self, input_1):
     features_9_expand1x1_activation = getattr(self.features, "9").expand1x1_activation(features_9_expand1x1);  features_9_expand1x1 = None
     features_9_expand3x3 = getattr(self.features, "9").expand3x3(features_9_squeeze_activation);  features_9_squeeze_activation = None
     features_9_expand3x3_activation = getattr(self.features, "9").expand3x3_activation(features_9_expand3x3);  features_9_expand3x3 = None
-    cat_4 = torch.cat(features_9_expand1x1_activation, features_9_expand3x3_activation, axis = 1);  features_9_expand1x1_activation = features_9_expand3x3_activation = None
+    cat_4 = torch.cat([features_9_expand1x1_activation, features_9_expand3x3_activation], 1);  features_9_expand1x1_activation = features_9_expand3x3_activation = None
     features_10_squeeze = getattr(self.features, "10").squeeze(cat_4);  cat_4 = None
     features_10_squeeze_activation = getattr(self.features, "10").squeeze_activation(features_10_squeeze);  features_10_squeeze = None
     features_10_expand1x1 = getattr(self.features, "10").expand1x1(features_10_squeeze_activation)
     features_10_expand1x1_activation = getattr(self.features, "10").expand1x1_activation(features_10_expand1x1);  features_10_expand1x1 = None
     features_10_expand3x3 = getattr(self.features, "10").expand3x3(features_10_squeeze_activation);  features_10_squeeze_activation = None
     features_10_expand3x3_activation = getattr(self.features, "10").expand3x3_activation(features_10_expand3x3);  features_10_expand3x3 = None
-    cat_5 = torch.cat(features_10_expand1x1_activation, features_10_expand3x3_activation, axis = 1);  features_10_expand1x1_activation = features_10_expand3x3_activation = None
+    cat_5 = torch.cat([features_10_expand1x1_activation, features_10_expand3x3_activation], 1);  features_10_expand1x1_activation = features_10_expand3x3_activation = None
     features_11_squeeze = getattr(self.features, "11").squeeze(cat_5);  cat_5 = None
     features_11_squeeze_activation = getattr(self.features, "11").squeeze_activation(features_11_squeeze);  features_11_squeeze = None
     features_11_expand1x1 = getattr(self.features, "11").expand1x1(features_11_squeeze_activation)
     features_11_expand1x1_activation = getattr(self.features, "11").expand1x1_activation(features_11_expand1x1);  features_11_expand1x1 = None
     features_11_expand3x3 = getattr(self.features, "11").expand3x3(features_11_squeeze_activation);  features_11_squeeze_activation = None
     features_11_expand3x3_activation = getattr(self.features, "11").expand3x3_activation(features_11_expand3x3);  features_11_expand3x3 = None
-    cat_6 = torch.cat(features_11_expand1x1_activation, features_11_expand3x3_activation, axis = 1);  features_11_expand1x1_activation = features_11_expand3x3_activation = None
+    cat_6 = torch.cat([features_11_expand1x1_activation, features_11_expand3x3_activation], 1);  features_11_expand1x1_activation = features_11_expand3x3_activation = None
     features_12_squeeze = getattr(self.features, "12").squeeze(cat_6);  cat_6 = None
     features_12_squeeze_activation = getattr(self.features, "12").squeeze_activation(features_12_squeeze);  features_12_squeeze = None
     features_12_expand1x1 = getattr(self.features, "12").expand1x1(features_12_squeeze_activation)
     features_12_expand1x1_activation = getattr(self.features, "12").expand1x1_activation(features_12_expand1x1);  features_12_expand1x1 = None
     features_12_expand3x3 = getattr(self.features, "12").expand3x3(features_12_squeeze_activation);  features_12_squeeze_activation = None
     features_12_expand3x3_activation = getattr(self.features, "12").expand3x3_activation(features_12_expand3x3);  features_12_expand3x3 = None
-    cat_7 = torch.cat(features_12_expand1x1_activation, features_12_expand3x3_activation, axis = 1);  features_12_expand1x1_activation = features_12_expand3x3_activation = None
+    cat_7 = torch.cat([features_12_expand1x1_activation, features_12_expand3x3_activation], 1);  features_12_expand1x1_activation = features_12_expand3x3_activation = None
     classifier_1 = getattr(self.classifier, "1")(cat_7);  cat_7 = None
     classifier_2 = getattr(self.classifier, "2")(classifier_1);  classifier_1 = None
     classifier_3 = getattr(self.classifier, "3")(classifier_2);  classifier_2 = None
-    flatten = torch.flatten(classifier_3, axis = 1);  classifier_3 = None
+    flatten = torch.flatten(classifier_3, 1);  classifier_3 = None
     return flatten
+    

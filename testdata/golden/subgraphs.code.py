@@ -1,4 +1,7 @@
-def forward(self, x):
+
+
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
     sigmoid = torch.sigmoid(x)
     tanh = torch.tanh(x)
     sum_1 = torch.sum(x, keepdims = 0);  x = None
@@ -8,3 +11,4 @@ def forward(self, x):
     trips = self.trips
     loop = onnx.Loop(trips, None, if_1, body = '<graph body: 2 nodes>', captures = (sigmoid,));  trips = if_1 = sigmoid = None
     return loop
+    
