@@ -491,8 +491,8 @@ std::string countsText(const passes::PassResult& result) {
 void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
   cmd.add_option("-O", flags.optimize,
                  "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
-                 "simplify, conv-bn, "
-                 "conv-add-relu, conv-relu; -v lists what each did); 0: the graph as written")
+                 "simplify, conv-bn, conv-add-relu, conv-relu; -v lists what each did); 0: the "
+                 "graph as written")
       ->option_text("LEVEL")
       ->check(CLI::Range(0, 1));
 }
