@@ -106,8 +106,10 @@ void addTensorKernels(KernelTable& t) {
       if (shape[k] == -1) {
         if (inferred >= 0) throw ExecError("reshape has two -1 dimensions");
         inferred = static_cast<int>(k);
-      } else {
-        known *= shape[k];
+      } else if (shape[k] < 0) {
+        throw ExecError("reshape to a negative dimension " + std::to_string(shape[k]));
+      } else if (__builtin_mul_overflow(known, shape[k], &known)) {
+        throw ExecError("reshape to " + shapeText(shape) + ": its element count overflows");
       }
     }
     if (inferred >= 0) shape[static_cast<size_t>(inferred)] = known == 0 ? 0 : x.numel() / known;
