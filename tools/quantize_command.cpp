@@ -234,15 +234,19 @@ Expected<bool> measureReport(const ir::GraphModule& gm,
   return true;
 }
 
-// The quantized graph as a written file holds it (exported, then traced again with shapes):
-// what `fxc run` reads back.
-Expected<std::unique_ptr<ir::GraphModule>> asWritten(const ir::GraphModule& gm) {
+// The quantized graph as a written file holds it: its serialized bytes...
+Expected<std::shared_ptr<std::string>> writtenBytes(const ir::GraphModule& gm) {
   auto exported = onnx::exportModel(gm);
   if (!exported) return Error{"export: " + exported.error()};
   exported.value().materialize();
   auto bytes = std::make_shared<std::string>();
   if (!exported.value().proto->SerializeToString(bytes.get()))
     return Error{"the quantized model does not serialize"};
+  return bytes;
+}
+
+// ... traced again with shapes: what `fxc run` reads back.
+Expected<std::unique_ptr<ir::GraphModule>> asWritten(const std::shared_ptr<std::string>& bytes) {
   auto loaded = onnx::parseModel(bytes->data(), bytes->size(), ".", bytes);
   if (!loaded) return Error{"the quantized model does not load: " + loaded.error()};
   onnx::TraceOptions options;
@@ -292,8 +296,10 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
                                  std::string& text) {
   std::vector<Variant> variants;
   if (float_gm) variants.push_back({"float32", std::move(float_gm), {}, 0, {}});
+  auto bytes = writtenBytes(gm);  // exported once, traced once per variant
+  if (!bytes) return Error{bytes.error()};
   for (const char* name : {"int8 (Q/DQ as written)", "int8 (integer kernels)"}) {
-    auto written = asWritten(gm);
+    auto written = asWritten(bytes.value());
     if (!written) return Error{written.error()};
     variants.push_back({name, written.take(), {}, 0, {}});
   }
