@@ -21,6 +21,7 @@ from onnx import TensorProto, helper, numpy_helper
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.path.join(ROOT, "testdata", "models")
 REFERENCE = os.path.join(ROOT, "testdata", "reference")
+RECORDED = os.path.join(ROOT, "testdata", "recorded")
 
 
 def randomize_batchnorm(model, torch):
@@ -244,6 +245,50 @@ def data_shapes_model():
         [c("one", [1]), c("minus_one", [-1]), c("six", [6]),
          numpy_helper.from_array(np.array(0, np.float32), "zero_f")])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "data_shapes")
+
+
+def float64_model():
+    """float64 computed in double: x [2, 3] float64 through arithmetic with values float32 would
+    round (x + 1e-12, x / 3), moves (Transpose, Reshape, Concat, Where), a CumSum, a ReduceSum, a
+    comparison and a Cast to float32; and a Relu of float64, which fxc must refuse. The outputs,
+    computed by numpy in float64, go to testdata/recorded/."""
+    D = TensorProto.DOUBLE
+    c = lambda name, value, dtype=np.float64: numpy_helper.from_array(np.array(value, dtype), name)
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["x", "eps"], ["sum"]),
+         helper.make_node("Transpose", ["sum"], ["t"]),
+         helper.make_node("Reshape", ["t", "flat"], ["r"]),
+         helper.make_node("CumSum", ["r", "axis0"], ["cumsum"]),
+         helper.make_node("ReduceSum", ["x", "axis1"], ["rowsum"], keepdims=0),
+         helper.make_node("Div", ["x", "three"], ["third"]),
+         helper.make_node("Cast", ["third"], ["as_float"], to=TensorProto.FLOAT),
+         helper.make_node("Greater", ["x", "zero"], ["positive"]),
+         helper.make_node("Where", ["positive", "x", "zeros"], ["kept"]),
+         helper.make_node("Concat", ["x", "sum"], ["stacked"], axis=0)],
+        "float64_ops",
+        [helper.make_tensor_value_info("x", D, [2, 3])],
+        [helper.make_tensor_value_info("cumsum", D, [6]),
+         helper.make_tensor_value_info("rowsum", D, [2]),
+         helper.make_tensor_value_info("third", D, [2, 3]),
+         helper.make_tensor_value_info("as_float", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("positive", TensorProto.BOOL, [2, 3]),
+         helper.make_tensor_value_info("kept", D, [2, 3]),
+         helper.make_tensor_value_info("stacked", D, [4, 3])],
+        [c("eps", [1e-12]), c("flat", [6], np.int64), c("axis0", 0, np.int64),
+         c("axis1", [1], np.int64), c("three", 3.0), c("zero", 0.0), c("zeros", np.zeros((2, 3)))])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "float64_ops")
+    x = np.random.default_rng(64).standard_normal((2, 3))
+    s = x + 1e-12
+    want = {"x": x, "cumsum": np.cumsum(s.T.reshape(6)), "rowsum": x.sum(axis=1),
+            "third": x / 3.0, "as_float": (x / 3.0).astype(np.float32), "positive": x > 0,
+            "kept": np.where(x > 0, x, 0.0), "stacked": np.concatenate([x, s], axis=0)}
+    for name, value in want.items():
+        np.save(os.path.join(RECORDED, "float64_ops." + name + ".npy"), value)
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"], name="relu")], "float64_refused",
+        [helper.make_tensor_value_info("x", D, [2, 3])],
+        [helper.make_tensor_value_info("y", D, [2, 3])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "float64_refused")
 
 
 def hand_made_models():
@@ -544,6 +589,7 @@ def main():
     qat_model(torch)
     hand_made_models()
     data_shapes_model()
+    float64_model()
     limit_models()
     pass_models()
     bad_models()

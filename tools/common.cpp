@@ -231,16 +231,22 @@ Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
   if (!read) return Error{read.error()};
   exec::Value value = read.take();
   const std::string& declared = node.meta.dtype;
-  bool float_input = isFloatType(declared);
-  if (value.isFloat() != float_input)
-    return Error{file + ": input " + label + " is " + info.dtype + ", the model declares " +
-                 (declared.empty() ? "float32" : declared)};
-  if (float_input && !info.exact_in_float32)
+  bool float_input = isFloatType(declared), double_input = declared == "float64";
+  if (double_input && value.isFloat()) {  // widened: exact
+    value.dtype = ir::DType::kFloat64;
+    value.d.assign(value.f.begin(), value.f.end());
+    value.f.clear();
+    spdlog::debug("{}: float32 widened to float64", file);
+  }
+  if (float_input && value.isDouble() && !exec::float32Exactly(value))
     return Error{file + ": input " + label + " is float64 with values float32 cannot hold " +
                  "exactly; save it as float32 (array.astype(numpy.float32))"};
+  if (value.isFloat() != float_input || value.isDouble() != double_input)
+    return Error{file + ": input " + label + " is " + info.dtype + ", the model declares " +
+                 (declared.empty() ? "float32" : declared)};
   if (float_input && info.dtype != "float32")
     spdlog::debug("{}: {} converted to float32 without loss", file, info.dtype);
-  if (!float_input) {
+  if (!float_input && !double_input) {
     ir::DType want = ir::DType::kInt64;
     for (ir::DType t :
          {ir::DType::kInt8, ir::DType::kUInt8, ir::DType::kInt16, ir::DType::kInt32,

@@ -132,15 +132,8 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
   if (dtype == "<f4") {
     value.f = readElements<float>(bytes, offset, n);
   } else if (dtype == "<f8") {
-    auto d = readElements<double>(bytes, offset, n);
-    value.f.resize(n);
-    for (size_t k = 0; k < n; ++k)  // beyond float's range: infinity (a cast would be undefined)
-      value.f[k] = std::fabs(d[k]) > 3.4028234663852886e38 ? std::copysign(INFINITY, d[k])
-                                                           : static_cast<float>(d[k]);
-    for (size_t k = 0; k < n && info->exact_in_float32; ++k)
-      info->exact_in_float32 =
-          std::isnan(d[k]) || std::isinf(d[k]) ||
-          (std::fabs(d[k]) <= 3.4028234663852886e38 && static_cast<double>(value.f[k]) == d[k]);
+    value.dtype = ir::DType::kFloat64;
+    value.d = readElements<double>(bytes, offset, n);
   } else if (dtype == "<f2") {
     auto h = readElements<uint16_t>(bytes, offset, n);
     value.f.resize(n);
@@ -174,6 +167,8 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
     };
     if (value.isFloat())
       reorder(value.f);
+    else if (value.isDouble())
+      reorder(value.d);
     else
       reorder(value.i);
   }
@@ -182,9 +177,10 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
 
 std::string npyBytes(const Value& value) {
   // Integers are written in their own width: int8/uint8 (quantized tensors), int16/32, int64.
-  const NpyInteger* integer = value.isFloat() ? nullptr : npyInteger(value.dtype);
-  if (!value.isFloat() && !integer) integer = npyInteger(ir::DType::kInt64);
-  std::string descr = integer ? integer->descr : "<f4";
+  bool floating = value.isFloat() || value.isDouble();
+  const NpyInteger* integer = floating ? nullptr : npyInteger(value.dtype);
+  if (!floating && !integer) integer = npyInteger(ir::DType::kInt64);
+  std::string descr = integer ? integer->descr : value.isDouble() ? "<f8" : "<f4";
   std::string shape = "(";
   for (size_t k = 0; k < value.shape.size(); ++k)
     shape += std::to_string(value.shape[k]) +
@@ -200,6 +196,10 @@ std::string npyBytes(const Value& value) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
   out += header;
+  if (value.isDouble()) {
+    out.append(reinterpret_cast<const char*>(value.d.data()), value.d.size() * 8);
+    return out;
+  }
   if (!integer) {
     out.append(reinterpret_cast<const char*>(value.f.data()), value.f.size() * 4);
     return out;
@@ -256,6 +256,10 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
     if (dtype.empty() || dtype == "float32" || dtype == "float16" || dtype == "bfloat16") {
       value.f.resize(static_cast<size_t>(n));  // computed in float32, as every float input
       for (float& v : value.f) v = normal(rng);
+    } else if (dtype == "float64") {
+      value.dtype = ir::DType::kFloat64;
+      value.d.resize(static_cast<size_t>(n));
+      for (double& v : value.d) v = normal(rng);
     } else if (integer != integers.end()) {
       value.dtype = integer->second;
       value.i.assign(static_cast<size_t>(n), 0);
@@ -278,13 +282,27 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
   return inputs;
 }
 
+bool float32Exactly(Value& value) {
+  if (!value.isDouble()) return value.isFloat();
+  std::vector<float> f(value.d.size());
+  for (size_t k = 0; k < f.size(); ++k) {
+    double v = value.d[k];
+    f[k] = narrowToFloat(v);
+    if (!std::isnan(v) && static_cast<double>(f[k]) != v) return false;
+  }
+  value.dtype = ir::DType::kFloat32;
+  value.f = std::move(f);
+  value.d.clear();
+  return true;
+}
+
 ValueStats statsOf(const Value& value) {
   ValueStats stats;
-  stats.count = value.isFloat() ? value.f.size() : value.i.size();
+  stats.count = value.held();
   if (stats.count == 0) return stats;
   double lo = INFINITY, hi = -INFINITY, sum = 0;
   for (size_t k = 0; k < stats.count; ++k) {
-    double v = value.isFloat() ? value.f[k] : static_cast<double>(value.i[k]);
+    double v = value.at(k);
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     sum += v;
@@ -307,15 +325,15 @@ std::string summary(const Value& value) {
 
 Difference compareValues(const Value& got, const Value& want, double atol, double rtol) {
   Difference d;
-  if (got.shape != want.shape || got.isFloat() != want.isFloat()) {
+  if (got.shape != want.shape || got.isFloat() != want.isFloat() ||
+      got.isDouble() != want.isDouble()) {
     d.within = false;
     d.max_abs = d.max_rel = INFINITY;
     return d;
   }
-  size_t n = want.isFloat() ? want.f.size() : want.i.size();
+  size_t n = want.held();
   for (size_t k = 0; k < n; ++k) {
-    double g = want.isFloat() ? got.f[k] : static_cast<double>(got.i[k]);
-    double w = want.isFloat() ? want.f[k] : static_cast<double>(want.i[k]);
+    double g = got.at(k), w = want.at(k);
     double abs = std::fabs(g - w);
     if (std::isnan(g) != std::isnan(w))
       abs = INFINITY;
@@ -393,7 +411,10 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
     first.reset();
     if (!value) return Error{file + ": " + value.error()};
     Value& v = value.value();
-    if (v.isFloat() != want.isFloat())
+    if (v.isDouble() && want.isFloat() && !float32Exactly(v))
+      return Error{file + ": float64 with values float32 cannot hold exactly; save it as " +
+                   "float32 (array.astype(numpy.float32))"};
+    if (v.isFloat() != want.isFloat() || v.isDouble() != want.isDouble())
       return Error{file + ": " + std::string(ir::dtypeName(v.dtype)) + ", the model's input is " +
                    std::string(ir::dtypeName(want.dtype))};
     if (v.shape == want.shape) {
@@ -414,6 +435,8 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
       sample.shape = want.shape;
       if (v.isFloat())
         sample.f.assign(v.f.begin() + start, v.f.begin() + start + per);
+      else if (v.isDouble())
+        sample.d.assign(v.d.begin() + start, v.d.begin() + start + per);
       else
         sample.i.assign(v.i.begin() + start, v.i.begin() + start + per);
       samples.push_back({std::move(sample)});

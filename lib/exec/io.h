@@ -13,20 +13,22 @@
 namespace fxc::exec {
 
 // What a .npy file held before it became a Value: its dtype as NumPy names it ("float64", ...),
-// whether every element is exactly a float32 (float64 values that round are not), and whether it
-// was Fortran-ordered (the Value is always C order).
+// and whether it was Fortran-ordered (the Value is always C order).
 struct NpyInfo {
   std::string dtype;
-  bool exact_in_float32 = true;
   bool fortran_order = false;
 };
 // Reads a NumPy .npy file (float32/64, float16, int8/16/32/64, uint8/16/32, bool; C or Fortran
-// order) into float or integer elements.
+// order) into float32 (float16 exactly), float64 or integer elements.
 Expected<Value> readNpy(const std::string& path, NpyInfo* info = nullptr);
 // The same from the file's bytes; `path` names it in errors.
 Expected<Value> parseNpy(const std::string& bytes, const std::string& path,
                          NpyInfo* info = nullptr);
-// Serializes a value as .npy: float32, or its integer type (int8 ... int64, uint8/16/32, bool).
+// A float64 value as float32 when every element converts exactly (NaN and infinities do); false,
+// the value unchanged, when one would round. A float32 value is left as it is (true).
+bool float32Exactly(Value& value);
+// Serializes a value as .npy: float32, float64, or its integer type (int8 ... int64, uint8/16/32,
+// bool).
 std::string npyBytes(const Value& value);
 
 // One seeded random value per placeholder, of its declared shape and dtype (normal floats, zero

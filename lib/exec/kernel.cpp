@@ -1,6 +1,8 @@
 #include "exec/kernel.h"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_set>
 
 #include "exec/kernels_internal.h"
 
@@ -77,25 +79,145 @@ std::vector<int64_t> KernelContext::intsAttribute(const std::string& name,
   return out;
 }
 
+namespace {
+
+bool anyFloat64(const KernelContext& c) {
+  for (size_t k = 0; k < c.inputCount(); ++k) {
+    const Value* v = c.optionalInput(k);
+    if (v && v->isDouble()) return true;
+  }
+  return false;
+}
+
+// The kernels that compute float64 in double (each checked for it): arithmetic, comparisons,
+// reductions, casts, and the ops that read only a shape.
+const std::unordered_set<std::string>& doubleKernels() {
+  static const std::unordered_set<std::string> keys = {"operator.add",      "torch.add",
+                                                       "operator.sub",      "torch.sub",
+                                                       "operator.mul",      "torch.mul",
+                                                       "operator.truediv",  "torch.div",
+                                                       "torch.maximum",     "torch.minimum",
+                                                       "onnx.Sum",          "onnx.Mean",
+                                                       "onnx.Mod",          "operator.eq",
+                                                       "operator.lt",       "operator.gt",
+                                                       "operator.le",       "operator.ge",
+                                                       "torch.sum",         "torch.mean",
+                                                       "torch.amax",        "torch.amin",
+                                                       "torch.prod",        "onnx.ReduceL1",
+                                                       "onnx.ReduceL2",     "onnx.ReduceSumSquare",
+                                                       "onnx.ReduceLogSum", "onnx.ReduceLogSumExp",
+                                                       "torch.argmax",      "torch.argmin",
+                                                       "torch.cumsum",      "torch.einsum",
+                                                       "onnx.Cast",         "onnx.CastLike",
+                                                       "onnx.EyeLike",      "onnx.ConstantOfShape",
+                                                       "onnx.Shape",        "onnx.Size"};
+  return keys;
+}
+
+// The kernels that only place elements (copy, select, reorder), by the input positions that
+// hold elements (the others: indices, shapes, conditions; none listed: all). float64 elements go
+// through them as int64 bit patterns, every bit kept.
+const std::unordered_map<std::string, std::vector<size_t>>& movingKernels() {
+  static const std::unordered_map<std::string, std::vector<size_t>> keys = {
+      {"onnx.Identity", {0}},  {"module:Identity", {0}},     {"torch.flatten", {0}},
+      {"module:Flatten", {0}}, {"torch.reshape", {0}},       {"torch.unsqueeze", {0}},
+      {"torch.squeeze", {0}},  {"torch.permute", {0}},       {"torch.cat", {}},
+      {"onnx.Gather", {0}},    {"onnx.Slice", {0}},          {"torch.broadcast_to", {0}},
+      {"torch.tile", {0}},     {"torch.where", {1, 2}},      {"torch.split", {0}},
+      {"torch.gather", {0}},   {"onnx.GatherND", {0}},       {"onnx.Trilu", {0}},
+      {"onnx.Compress", {0}},  {"onnx.ReverseSequence", {0}}};
+  return keys;
+}
+
+// `kernel` on float64 element inputs held as int64 bit patterns; its int64 outputs are those
+// elements, returned as float64. Element inputs of another type beside float64 ones, or float64
+// anywhere else, are refused.
+Kernel movingBits(Kernel kernel, std::vector<size_t> elements) {
+  return [kernel, elements](const KernelContext& c) {
+    if (!anyFloat64(c)) return kernel(c);
+    std::vector<Value> copies(c.inputCount());
+    std::vector<const Value*> inputs(c.inputCount());
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      const Value* v = c.optionalInput(k);
+      inputs[k] = v;
+      if (!v) continue;
+      bool element =
+          elements.empty() || std::find(elements.begin(), elements.end(), k) != elements.end();
+      if (element != v->isDouble())
+        throw ExecError("unsupported: float64 with " + std::string(ir::dtypeName(v->dtype)) +
+                        " operands");
+      if (!element) continue;
+      copies[k] = Value::ints(v->shape, std::vector<int64_t>(v->d.size()));
+      if (!v->d.empty()) std::memcpy(copies[k].i.data(), v->d.data(), v->d.size() * 8);
+      inputs[k] = &copies[k];
+    }
+    std::vector<Value> outputs = kernel(c.withInputs(std::move(inputs)));
+    for (Value& y : outputs) {
+      if (y.dtype != ir::DType::kInt64) continue;
+      y.dtype = ir::DType::kFloat64;
+      y.d.resize(y.i.size());
+      if (!y.i.empty()) std::memcpy(y.d.data(), y.i.data(), y.i.size() * 8);
+      y.i.clear();
+    }
+    return outputs;
+  };
+}
+
+// Every kernel of `table` as it treats float64: computed in double, moved bit for bit, or
+// refused by name (never computed in float32 and relabelled).
+void guardFloat64(KernelTable& table) {
+  for (auto& [key, kernel] : table) {
+    if (doubleKernels().count(key)) continue;
+    auto moving = movingKernels().find(key);
+    if (moving != movingKernels().end()) {
+      kernel = movingBits(kernel, moving->second);
+      continue;
+    }
+    kernel = refuseFloat64(kernel, key);
+  }
+}
+
+}  // namespace
+
+Kernel refuseFloat64(Kernel kernel, const std::string& key) {
+  std::string op = key.rfind("module:", 0) == 0 ? key.substr(7) : key;
+  return [kernel, op](const KernelContext& c) {
+    if (anyFloat64(c))
+      throw ExecError("unsupported: float64 inputs to " + op + " (computed in float32 only)");
+    return kernel(c);
+  };
+}
+
+namespace {
+
+// The reference kernels before guardFloat64.
+KernelTable unguardedReferenceKernels() {
+  KernelTable table;
+  addElementwiseKernels(table);
+  addTensorKernels(table);
+  addNeuralNetKernels(table);
+  addReductionKernels(table);
+  addLossKernels(table);
+  addResizeKernels(table);
+  addRecurrentKernels(table);
+  addScatterKernels(table);
+  addQuantizationKernels(table);
+  addSelectionKernels(table);
+  addNormalizationKernels(table);
+  addPoolingKernels(table);
+  addLinearAlgebraKernels(table);
+  addSignalKernels(table);
+  addSpatialKernels(table);
+  addDetectionKernels(table);
+  return table;
+}
+
+}  // namespace
+
 const std::unordered_map<std::string, Kernel>& referenceKernels() {
-  static const std::unordered_map<std::string, Kernel> kernels = [] {
-    std::unordered_map<std::string, Kernel> table;
-    addElementwiseKernels(table);
-    addTensorKernels(table);
-    addNeuralNetKernels(table);
-    addReductionKernels(table);
-    addLossKernels(table);
-    addResizeKernels(table);
-    addRecurrentKernels(table);
-    addScatterKernels(table);
-    addQuantizationKernels(table);
-    addSelectionKernels(table);
-    addNormalizationKernels(table);
-    addPoolingKernels(table);
-    addLinearAlgebraKernels(table);
-    addSignalKernels(table);
-    addSpatialKernels(table);
-    addDetectionKernels(table);
+  static const KernelTable kernels = [] {
+    KernelTable table = unguardedReferenceKernels();
+    guardFloat64(table);
     return table;
   }();
   return kernels;
@@ -123,8 +245,9 @@ bool acceptsNative(const std::string& key) {
 
 const std::unordered_map<std::string, Kernel>& cpuKernels() {
   static const std::unordered_map<std::string, Kernel> kernels = [] {
-    std::unordered_map<std::string, Kernel> table = referenceKernels();
-    addFastKernels(table);
+    KernelTable table = unguardedReferenceKernels();
+    addFastKernels(table);  // float32 only, or handing other inputs to the reference kernels
+    guardFloat64(table);
     return table;
   }();
   return kernels;

@@ -109,6 +109,10 @@ const std::unordered_map<std::string, Kernel>& cpuKernels();
 // against (`--backend reference`).
 const std::unordered_map<std::string, Kernel>& referenceKernels();
 
+// `kernel`, refusing float64 inputs ("unsupported: ..."): for kernel sets that compute float32
+// only (the cuDNN backend). The tables above refuse or compute float64 already.
+Kernel refuseFloat64(Kernel kernel, const std::string& key);
+
 // Whether the kernel under `key` of cpuKernels() accepts inputs holding NativeData.
 bool acceptsNative(const std::string& key);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "exec/kernels_internal.h"
 
@@ -206,12 +207,27 @@ std::optional<Value> legacyOperand(const KernelContext& c, const Value& a, const
   return aligned;
 }
 
-// a ∘ b with broadcasting, both float32 or both integer.
-template <typename FF, typename FI>
-Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
-  if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
+// The double function of an op that has none: float64 operands are refused, never computed in
+// float32.
+struct NoDouble {};
+
+// a ∘ b with broadcasting, both float32, both float64 (when the op has a double function) or
+// both integer.
+template <typename FF, typename FI, typename FD = NoDouble>
+Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn, FD double_fn = {}) {
   Value y;
   y.dtype = a.dtype;
+  if (a.isDouble() || b.isDouble()) {
+    if constexpr (std::is_same_v<FD, NoDouble>) {
+      throw ExecError("unsupported: float64 operands");
+    } else {
+      if (!a.isDouble() || !b.isDouble())
+        throw ExecError("unsupported: operands of different types");
+      y.d = combineElements(a, b, a.d, b.d, double_fn, y.shape);
+      return y;
+    }
+  }
+  if (a.isFloat() != b.isFloat()) throw ExecError("unsupported: operands of different types");
   if (a.isFloat()) {
     y.f = combineElements(a, b, a.f, b.f, float_fn, y.shape);
   } else {
@@ -221,26 +237,30 @@ Value combine(const Value& a, const Value& b, FF float_fn, FI int_fn) {
   return y;
 }
 
-template <typename FF, typename FI>
-Kernel binary(FF float_fn, FI int_fn) {
-  return [float_fn, int_fn](const KernelContext& c) {
+template <typename FF, typename FI, typename FD = NoDouble>
+Kernel binary(FF float_fn, FI int_fn, FD double_fn = {}) {
+  return [float_fn, int_fn, double_fn](const KernelContext& c) {
     if (c.inputCount() != 2)
       throw ExecError("unsupported: " + std::to_string(c.inputCount()) + " operands");
     std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
-    return std::vector<Value>{combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn)};
+    return std::vector<Value>{
+        combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn, double_fn)};
   };
 }
 
 // Sum, Mean, Min, Max of one or more operands, broadcast together.
-template <typename FF, typename FI>
-Kernel variadic(FF float_fn, FI int_fn, bool mean) {
-  return [float_fn, int_fn, mean](const KernelContext& c) {
+template <typename FF, typename FI, typename FD>
+Kernel variadic(FF float_fn, FI int_fn, FD double_fn, bool mean) {
+  return [float_fn, int_fn, double_fn, mean](const KernelContext& c) {
     if (c.inputCount() == 0) throw ExecError("no operands");
     if (c.attribute("broadcast") || c.attribute("axis") || c.attribute("consumed_inputs"))
       throw ExecError("unsupported: opset-6 broadcasting");
     Value acc = c.input(0);
-    for (size_t k = 1; k < c.inputCount(); ++k) acc = combine(acc, c.input(k), float_fn, int_fn);
-    if (mean) {
+    for (size_t k = 1; k < c.inputCount(); ++k)
+      acc = combine(acc, c.input(k), float_fn, int_fn, double_fn);
+    if (mean && acc.isDouble()) {
+      for (double& v : acc.d) v /= static_cast<double>(c.inputCount());
+    } else if (mean) {
       requireFloat(acc, "Mean's operands");
       for (float& v : acc.f) v /= static_cast<float>(c.inputCount());
     }
@@ -256,13 +276,11 @@ Kernel compare(F fn) {
     const Value& b = legacy ? *legacy : c.input(1);
     std::vector<int64_t> out;
     std::vector<int64_t> shape = forEachBroadcast(a, b, [&](int64_t, int64_t i, int64_t j) {
-      if (!a.isFloat() && !b.isFloat()) {  // exactly, beyond double's 2^53
+      if (heldAsInteger(a.dtype) && heldAsInteger(b.dtype)) {  // exactly, beyond double's 2^53
         out.push_back(fn(a.i[i], b.i[j]) ? 1 : 0);
         return;
       }
-      double x = a.isFloat() ? a.f[i] : static_cast<double>(a.i[i]);
-      double y = b.isFloat() ? b.f[j] : static_cast<double>(b.i[j]);
-      out.push_back(fn(x, y) ? 1 : 0);
+      out.push_back(fn(a.at(static_cast<size_t>(i)), b.at(static_cast<size_t>(j))) ? 1 : 0);
     });
     return std::vector<Value>{Value::ints(shape, std::move(out), ir::DType::kBool)};
   };
@@ -430,38 +448,46 @@ void addElementwiseKernels(KernelTable& t) {
     for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = std::min(hi, std::max(lo, x.f[k]));
     return std::vector<Value>{std::move(y)};
   });
+  auto plus = [](auto x, auto y) { return x + y; };
+  auto larger = [](auto x, auto y) { return std::max(x, y); };
+  auto smaller = [](auto x, auto y) { return std::min(x, y); };
   add(t, {"operator.add", "torch.add"},
-      binary([](float a, float b) { return a + b; }, [](int64_t a, int64_t b) { return a + b; }));
+      binary([](float a, float b) { return a + b; }, [](int64_t a, int64_t b) { return a + b; },
+             [](double a, double b) { return a + b; }));
   add(t, {"operator.sub", "torch.sub"},
-      binary([](float a, float b) { return a - b; }, [](int64_t a, int64_t b) { return a - b; }));
+      binary([](float a, float b) { return a - b; }, [](int64_t a, int64_t b) { return a - b; },
+             [](double a, double b) { return a - b; }));
   add(t, {"operator.mul", "torch.mul"},
-      binary([](float a, float b) { return a * b; }, [](int64_t a, int64_t b) { return a * b; }));
+      binary([](float a, float b) { return a * b; }, [](int64_t a, int64_t b) { return a * b; },
+             [](double a, double b) { return a * b; }));
   add(t, {"operator.truediv", "torch.div"},
       binary([](float a, float b) { return a / b; },
              [](int64_t a, int64_t b) {
                if (b == 0) throw ExecError("integer division by zero");
                return a / b;
-             }));
+             },
+             [](double a, double b) { return a / b; }));
   add(t, {"operator.pow"}, power);
-  auto plus = [](auto x, auto y) { return x + y; };
-  auto larger = [](auto x, auto y) { return std::max(x, y); };
-  auto smaller = [](auto x, auto y) { return std::min(x, y); };
   add(t, {"torch.maximum"},
       variadic([=](float x, float y) { return larger(x, y); },
-               [=](int64_t x, int64_t y) { return larger(x, y); }, false));
+               [=](int64_t x, int64_t y) { return larger(x, y); },
+               [=](double x, double y) { return larger(x, y); }, false));
   add(t, {"torch.minimum"},
       variadic([=](float x, float y) { return smaller(x, y); },
-               [=](int64_t x, int64_t y) { return smaller(x, y); }, false));
+               [=](int64_t x, int64_t y) { return smaller(x, y); },
+               [=](double x, double y) { return smaller(x, y); }, false));
   add(t, {"onnx.Sum"},
       variadic([=](float x, float y) { return plus(x, y); },
-               [=](int64_t x, int64_t y) { return plus(x, y); }, false));
+               [=](int64_t x, int64_t y) { return plus(x, y); },
+               [=](double x, double y) { return plus(x, y); }, false));
   add(t, {"onnx.Mean"},
       variadic([=](float x, float y) { return plus(x, y); },
-               [=](int64_t x, int64_t y) { return plus(x, y); }, true));
+               [=](int64_t x, int64_t y) { return plus(x, y); },
+               [=](double x, double y) { return plus(x, y); }, true));
   add(t, {"onnx.Mod"}, [](const KernelContext& c) {
     bool fmod = c.intAttribute("fmod", 0) != 0;
     const Value& a = c.input(0);
-    if (a.isFloat() && !fmod) throw ExecError("Mod of floats needs fmod=1");
+    if ((a.isFloat() || a.isDouble()) && !fmod) throw ExecError("Mod of floats needs fmod=1");
     return std::vector<Value>{combine(
         a, c.input(1), [](float x, float y) { return std::fmod(x, y); },
         [fmod](int64_t x, int64_t y) {
@@ -469,7 +495,8 @@ void addElementwiseKernels(KernelTable& t) {
           int64_t r = x % y;
           if (!fmod && r != 0 && ((r < 0) != (y < 0))) r += y;  // Python's sign: the divisor's
           return r;
-        })};
+        },
+        [](double x, double y) { return std::fmod(x, y); })};
   });
   add(t, {"torch.sign"},
       numericUnary([](float x) { return static_cast<float>((x > 0) - (x < 0)); },

@@ -186,7 +186,7 @@ std::vector<Value> einsum(const KernelContext& c) {
                              extent.begin() + static_cast<std::ptrdiff_t>(output.size()));
   int64_t out_count = checkedNumel(shape, first.dtype), summed = 1;
   for (size_t l = output.size(); l < labels.size(); ++l) summed *= extent[l];
-  bool floats = first.isFloat();
+  bool floats = first.isFloat() || first.isDouble();
   std::vector<double> float_sums(floats ? static_cast<size_t>(out_count) : 0);
   std::vector<uint64_t> int_sums(floats ? 0 : static_cast<size_t>(out_count));
   std::vector<int64_t> index(labels.size(), 0), offsets(terms.size(), 0);
@@ -195,7 +195,7 @@ std::vector<Value> einsum(const KernelContext& c) {
       if (floats) {
         double product = 1;
         for (size_t k = 0; k < terms.size(); ++k)
-          product *= c.input(k).f[static_cast<size_t>(offsets[k])];
+          product *= c.input(k).at(static_cast<size_t>(offsets[k]));
         float_sums[static_cast<size_t>(o)] += product;
       } else {
         uint64_t product = 1;
@@ -215,7 +215,9 @@ std::vector<Value> einsum(const KernelContext& c) {
   Value y;
   y.dtype = first.dtype;
   y.shape = shape;
-  if (floats) {
+  if (first.isDouble()) {
+    y.d = std::move(float_sums);
+  } else if (floats) {
     y.f.assign(float_sums.begin(), float_sums.end());
   } else {
     for (uint64_t v : int_sums) y.i.push_back(wrapTo(static_cast<int64_t>(v), first.dtype));

@@ -48,8 +48,7 @@ Kernel reduce(Reduce kind) {
       for (size_t d = 0; d < rank; ++d) {
         if (!reduced[d]) o += (k / in_strides[d]) % x.shape[d] * out_strides[d];
       }
-      double v = x.isFloat() ? x.f[static_cast<size_t>(k)]
-                             : static_cast<double>(x.i[static_cast<size_t>(k)]);
+      double v = x.at(static_cast<size_t>(k));
       double& a = acc[static_cast<size_t>(o)];
       switch (kind) {
         case Reduce::kSum:
@@ -91,7 +90,9 @@ Kernel reduce(Reduce kind) {
     Value y;
     y.dtype = x.dtype;
     y.shape = out_shape;
-    if (x.isFloat())
+    if (x.isDouble())
+      y.d = std::move(acc);
+    else if (x.isFloat())
       y.f.assign(acc.begin(), acc.end());
     else
       for (double a : acc) y.i.push_back(static_cast<int64_t>(a));
@@ -121,7 +122,7 @@ Kernel argExtreme(bool max) {
         double best_v = 0;
         for (int64_t k = 0; k < extent; ++k) {
           size_t at = static_cast<size_t>((o * extent + k) * inner + r);
-          double v = x.isFloat() ? x.f[at] : static_cast<double>(x.i[at]);
+          double v = x.at(at);
           bool better = k == 0 || (max ? (v > best_v || (last && v == best_v))
                                        : (v < best_v || (last && v == best_v)));
           if (better) {
@@ -179,26 +180,24 @@ std::vector<Value> cumSum(const KernelContext& c) {
   for (size_t d = 0; d < axis; ++d) outer *= x.shape[d];
   for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
   Value y = x;
+  auto store = [&](size_t at, double sum) {
+    if (x.isDouble())
+      y.d[at] = sum;
+    else if (x.isFloat())
+      y.f[at] = static_cast<float>(sum);
+    else
+      y.i[at] = static_cast<int64_t>(sum);
+  };
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {
       double sum = 0;
       for (int64_t step = 0; step < extent; ++step) {
         int64_t j = reverse ? extent - 1 - step : step;
         size_t at = static_cast<size_t>((o * extent + j) * inner + r);
-        double v = x.isFloat() ? x.f[at] : static_cast<double>(x.i[at]);
-        if (exclusive) {
-          if (x.isFloat())
-            y.f[at] = static_cast<float>(sum);
-          else
-            y.i[at] = static_cast<int64_t>(sum);
-          sum += v;
-        } else {
-          sum += v;
-          if (x.isFloat())
-            y.f[at] = static_cast<float>(sum);
-          else
-            y.i[at] = static_cast<int64_t>(sum);
-        }
+        double v = x.at(at);
+        if (exclusive) store(at, sum);
+        sum += v;
+        if (!exclusive) store(at, sum);
       }
     }
   }

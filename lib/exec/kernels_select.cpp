@@ -190,7 +190,7 @@ std::vector<Value> eyeLike(const KernelContext& c) {
   if (x.shape.size() != 2) throw ExecError("EyeLike needs a 2-D input");
   const ir::Argument* dtype_attribute = c.attribute("dtype");
   auto dtype = dtype_attribute ? static_cast<ir::DType>(dtype_attribute->toInt()) : x.dtype;
-  if (dtype != ir::DType::kFloat32 && !heldAsInteger(dtype))
+  if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kFloat64 && !heldAsInteger(dtype))
     throw ExecError("unsupported: EyeLike of type " + std::string(ir::dtypeName(dtype)));
   int64_t k = c.intAttribute("k", 0), rows = x.shape[0], cols = x.shape[1];
   size_t n = static_cast<size_t>(checkedNumel(x.shape, dtype));
@@ -199,12 +199,16 @@ std::vector<Value> eyeLike(const KernelContext& c) {
   y.shape = x.shape;
   if (dtype == ir::DType::kFloat32)
     y.f.assign(n, 0.0f);
+  else if (dtype == ir::DType::kFloat64)
+    y.d.assign(n, 0.0);
   else
     y.i.assign(n, 0);
   for (int64_t r = std::max<int64_t>(0, -k); r < rows && r + k < cols; ++r) {
     size_t at = static_cast<size_t>(r * cols + r + k);
     if (dtype == ir::DType::kFloat32)
       y.f[at] = 1.0f;
+    else if (dtype == ir::DType::kFloat64)
+      y.d[at] = 1.0;
     else
       y.i[at] = 1;
   }

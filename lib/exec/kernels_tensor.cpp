@@ -23,28 +23,41 @@ std::vector<int64_t> axesOf(const KernelContext& c) {
   return c.intsAttribute("axes", {});
 }
 
-// Cast: float32 and the integer types the executor keeps (wrapped to the target's width, as C
-// casts do), bool as nonzero.
+// Cast: float32, float64 and the integer types the executor keeps (wrapped to the target's
+// width, as C casts do), bool as nonzero. float16 and bfloat16 are computed in float32: a cast to
+// them rounds to the nearest value of the type and the result stays float32.
 Value castTo(const Value& x, ir::DType to) {
   Value y;
   y.shape = x.shape;
   y.dtype = to;
-  if (to == ir::DType::kFloat32) {
-    y.f.resize(static_cast<size_t>(x.numel()));
-    for (size_t k = 0; k < y.f.size(); ++k)
-      y.f[k] = x.isFloat() ? x.f[k] : static_cast<float>(x.i[k]);
+  size_t n = x.held();
+  if (to == ir::DType::kFloat32 || to == ir::DType::kFloat16 || to == ir::DType::kBFloat16) {
+    y.dtype = ir::DType::kFloat32;
+    y.f.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      float v = x.isFloat() ? x.f[k] : narrowToFloat(x.at(k));
+      y.f[k] = to == ir::DType::kFloat16    ? roundToFloat16(v)
+               : to == ir::DType::kBFloat16 ? roundToBFloat16(v)
+                                            : v;
+    }
+    return y;
+  }
+  if (to == ir::DType::kFloat64) {
+    y.d.resize(n);
+    for (size_t k = 0; k < n; ++k) y.d[k] = x.at(k);
     return y;
   }
   if (!heldAsInteger(to)) throw ExecError("unsupported: Cast to " + std::string(ir::dtypeName(to)));
-  y.i.resize(static_cast<size_t>(x.numel()));
-  for (size_t k = 0; k < y.i.size(); ++k) {
-    if (x.isFloat() && to != ir::DType::kBool && !(std::fabs(x.f[k]) < 9.2e18f))
-      throw ExecError("unsupported: Cast of " + std::to_string(x.f[k]) + " to an integer");
+  y.i.resize(n);
+  bool floating = x.isFloat() || x.isDouble();
+  for (size_t k = 0; k < n; ++k) {
     if (to == ir::DType::kBool) {
-      y.i[k] = x.isFloat() ? x.f[k] != 0 : x.i[k] != 0;
+      y.i[k] = floating ? x.at(k) != 0 : x.i[k] != 0;
       continue;
     }
-    y.i[k] = wrapTo(x.isFloat() ? static_cast<int64_t>(x.f[k]) : x.i[k], to);
+    if (floating && !(std::fabs(x.at(k)) < 9.2e18))
+      throw ExecError("unsupported: Cast of " + std::to_string(x.at(k)) + " to an integer");
+    y.i[k] = wrapTo(floating ? static_cast<int64_t>(x.at(k)) : x.i[k], to);
   }
   return y;
 }
@@ -553,6 +566,8 @@ void addTensorKernels(KernelTable& t) {
     size_t n = static_cast<size_t>(checkedNumel(shape, fill.dtype));
     if (fill.isFloat())
       y.f.assign(n, fill.f[0]);
+    else if (fill.isDouble())
+      y.d.assign(n, fill.d[0]);
     else
       y.i.assign(n, fill.i[0]);
     return std::vector<Value>{std::move(y)};

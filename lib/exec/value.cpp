@@ -21,6 +21,14 @@ Value Value::floats(std::vector<int64_t> shape, std::vector<float> data) {
   return v;
 }
 
+Value Value::doubles(std::vector<int64_t> shape, std::vector<double> data) {
+  Value v;
+  v.dtype = ir::DType::kFloat64;
+  v.shape = std::move(shape);
+  v.d = std::move(data);
+  return v;
+}
+
 Value Value::ints(std::vector<int64_t> shape, std::vector<int64_t> data, ir::DType dtype) {
   Value v;
   v.dtype = dtype;
@@ -41,9 +49,9 @@ void Value::makePlain() {
 }
 
 std::vector<int64_t> Value::asInts() const {
-  if (!isFloat()) return i;
-  std::vector<int64_t> out(f.size());
-  for (size_t k = 0; k < f.size(); ++k) out[k] = static_cast<int64_t>(f[k]);
+  if (!isFloat() && !isDouble()) return i;
+  std::vector<int64_t> out(held());
+  for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<int64_t>(at(k));
   return out;
 }
 
@@ -89,6 +97,21 @@ float roundToFloat16(float value) {
     h = static_cast<uint16_t>(sign | ((rebiased + 0x0fffu + ((rebiased >> 13) & 1u)) >> 13));
   }
   return halfToFloat(h);
+}
+
+float roundToBFloat16(float value) {
+  if (std::isnan(value)) return value;
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  x = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;  // carries into the exponent: up to inf
+  float out;
+  std::memcpy(&out, &x, 4);
+  return out;
+}
+
+float narrowToFloat(double value) {
+  if (std::fabs(value) > 3.4028234663852886e38) return std::copysign(INFINITY, value);
+  return static_cast<float>(value);
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) {
@@ -144,6 +167,9 @@ Value fromTensor(const ir::Tensor& tensor) {
     case ir::DType::kFloat32:
       v.f = elements<float>(tensor);
       break;
+    case ir::DType::kFloat64:
+      v.d = elements<double>(tensor);
+      break;
     case ir::DType::kInt64:
       v.i = elements<int64_t>(tensor);
       break;
@@ -188,7 +214,7 @@ Value fromTensor(const ir::Tensor& tensor) {
       v.i.assign(d.begin(), d.end());
       break;
     }
-    default:  // float64 too: computed in float32 it would be another function, relabelled
+    default:
       throw ExecError("unsupported: tensors of type " + std::string(ir::dtypeName(tensor.dtype)));
   }
   return v;
@@ -211,6 +237,9 @@ std::shared_ptr<ir::Tensor> toTensor(const Value& value) {
     case ir::DType::kFloat32:
       if (value.native) return nullptr;
       bytes.assign(reinterpret_cast<const char*>(value.f.data()), value.f.size() * sizeof(float));
+      break;
+    case ir::DType::kFloat64:
+      bytes.assign(reinterpret_cast<const char*>(value.d.data()), value.d.size() * sizeof(double));
       break;
     case ir::DType::kInt64:
       pack(int64_t{});

@@ -1,6 +1,7 @@
 // Runtime values of the CPU executor: a dtype, a shape, and the elements. float32 values live in
-// `f`; integer and bool values (int64/32/16/8, uint32/16/8, uint64 below 2^63, bool) in `i`,
-// widened to int64.
+// `f`; float64 values in `d` (computed in double by the kernels that accept them, refused by the
+// others: never computed in float32 and relabelled); integer and bool values (int64/32/16/8,
+// uint32/16/8, uint64 below 2^63, bool) in `i`, widened to int64.
 #pragma once
 
 #include <cstdint>
@@ -35,14 +36,23 @@ struct Value {
   std::vector<int64_t> shape;
   std::vector<float> f;
   std::vector<int64_t> i;
-  // When set, the elements are here instead of in `f` (or in `i`: int8 and uint8). Kernels that do not
-  // accept native data never see it: the interpreter calls makePlain() first.
+  std::vector<double> d;
+  // When set, the elements are here instead of in `f` (or in `i`: int8 and uint8). Kernels that do
+  // not accept native data never see it: the interpreter calls makePlain() first.
   std::shared_ptr<const NativeData> native;
   void makePlain();
 
   int64_t numel() const;
   bool isFloat() const { return dtype == ir::DType::kFloat32; }
+  bool isDouble() const { return dtype == ir::DType::kFloat64; }
+  // Element k as a double (any dtype; plain values only).
+  double at(size_t k) const {
+    return isFloat() ? f[k] : isDouble() ? d[k] : static_cast<double>(i[k]);
+  }
+  // The number of elements held (plain values only).
+  size_t held() const { return isFloat() ? f.size() : isDouble() ? d.size() : i.size(); }
   static Value floats(std::vector<int64_t> shape, std::vector<float> data);
+  static Value doubles(std::vector<int64_t> shape, std::vector<double> data);
   static Value ints(std::vector<int64_t> shape, std::vector<int64_t> data,
                     ir::DType dtype = ir::DType::kInt64);
   // The elements as int64 (floats truncated): for shapes, axes, indices.
@@ -55,6 +65,10 @@ std::string shapeText(const std::vector<int64_t>& shape);
 // value (ties to even; beyond float16's range, infinity).
 float halfToFloat(uint16_t bits);
 float roundToFloat16(float value);
+// A float32 rounded to the nearest bfloat16 value (ties to even; NaN stays NaN).
+float roundToBFloat16(float value);
+// A double as the nearest float32 (beyond float32's range: infinity, never undefined behaviour).
+float narrowToFloat(double value);
 
 // The element count of a shape about to be allocated, checked: no negative dimension, no
 // overflow, and no more bytes (as stored here: 4 per float, 8 per integer) than the machine's

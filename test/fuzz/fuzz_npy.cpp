@@ -23,9 +23,11 @@ const fxc::ir::GraphModule& model() {
 }
 
 bool same(const fxc::exec::Value& a, const fxc::exec::Value& b) {
-  if (a.dtype != b.dtype || a.shape != b.shape || a.f.size() != b.f.size() || a.i != b.i)
+  if (a.dtype != b.dtype || a.shape != b.shape || a.f.size() != b.f.size() || a.i != b.i ||
+      a.d.size() != b.d.size())
     return false;
-  return a.f.empty() || std::memcmp(a.f.data(), b.f.data(), a.f.size() * sizeof(float)) == 0;
+  return (a.f.empty() || std::memcmp(a.f.data(), b.f.data(), a.f.size() * sizeof(float)) == 0) &&
+         (a.d.empty() || std::memcmp(a.d.data(), b.d.data(), a.d.size() * sizeof(double)) == 0);
 }
 
 }  // namespace

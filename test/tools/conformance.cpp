@@ -43,6 +43,18 @@ std::vector<std::string> listDir(const std::string& dir) {
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
+// bfloat16 bits as float32, exactly.
+exec::Value fromBFloat16Bits(const std::vector<int64_t>& shape, const std::vector<int64_t>& bits) {
+  std::vector<float> values;
+  for (int64_t b : bits) {
+    uint32_t word = static_cast<uint32_t>(b & 0xffff) << 16;
+    float v;
+    std::memcpy(&v, &word, 4);
+    values.push_back(v);
+  }
+  return exec::Value::floats(shape, std::move(values));
+}
+
 // A test tensor as the executor holds it. float16 data is given as float32 (exactly), as `fxc
 // run` gives a float16 input, and `stored` says it was float16.
 exec::Value readValue(const std::string& path, ir::DType* stored = nullptr) {
@@ -70,14 +82,37 @@ std::string compare(const exec::Value& got, const exec::Value& want) {
   if (got.dtype != want.dtype)
     return "type " + std::string(ir::dtypeName(got.dtype)) +
            " != " + std::string(ir::dtypeName(want.dtype));
-  for (size_t k = 0; k < want.f.size(); ++k) {
-    double g = got.f[k], w = want.f[k];
-    if (std::isnan(w) && std::isnan(g)) continue;
-    if (!(std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w)))
+  if (got.f.size() != want.f.size() || got.d.size() != want.d.size())
+    return "element counts differ";
+  auto within = [](double g, double w) {
+    return (std::isnan(w) && std::isnan(g)) || g == w ||
+           std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w);
+  };
+  for (size_t k = 0; k < want.f.size() + want.d.size(); ++k) {
+    bool single = k < want.f.size();
+    size_t at = single ? k : k - want.f.size();
+    double g = single ? got.f[at] : got.d[at], w = single ? want.f[at] : want.d[at];
+    if (!within(g, w))
       return "element " + std::to_string(k) + ": " + std::to_string(g) + " != " + std::to_string(w);
   }
   if (got.i != want.i) return "integer values differ";
   return "";
+}
+
+// Tests whose recorded data follows a rule fxc deliberately does not, each with the reason:
+// not run, counted apart, never as passed.
+const std::map<std::string, std::string>& disputed() {
+  static const std::map<std::string, std::string> tests = [] {
+    std::map<std::string, std::string> t;
+    const char* truncation =
+        "ONNX 1.12's data truncates float32 to bfloat16; fxc rounds to nearest even, as "
+        "PyTorch, ONNX Runtime and the clarified Cast spec do (onnx/onnx#3876)";
+    for (const char* name : {"test_cast_FLOAT_to_BFLOAT16", "test_castlike_FLOAT_to_BFLOAT16",
+                             "test_castlike_FLOAT_to_BFLOAT16_expanded"})
+      t[name] = truncation;
+    return t;
+  }();
+  return tests;
 }
 
 }  // namespace
@@ -114,10 +149,16 @@ int main(int argc, char** argv) {
       if (exists(arg + "/" + name + "/model.onnx")) tests.push_back(arg + "/" + name);
     }
   }
-  int passed = 0, failed = 0, unsupported = 0, untraceable = 0;
+  int passed = 0, failed = 0, unsupported = 0, untraceable = 0, set_apart = 0;
   std::map<std::string, int> missing;
   std::set<std::string> passing;  // test names (the directory's last component)
   for (const auto& dir : tests) {
+    auto dispute = disputed().find(dir.substr(dir.rfind('/') + 1));
+    if (dispute != disputed().end()) {
+      ++set_apart;
+      if (verbose) std::printf("disputed %s: %s\n", dir.c_str(), dispute->second.c_str());
+      continue;
+    }
     auto loaded = fxc::onnx::loadModel(dir + "/model.onnx");
     auto traced = loaded ? fxc::onnx::trace(loaded.take(), {})
                          : Expected<std::unique_ptr<ir::GraphModule>>(Error{loaded.error()});
@@ -132,6 +173,20 @@ int main(int argc, char** argv) {
       ++unsupported;
       ++missing[why.substr(why.find('(') + 1, why.size() - why.find('(') - 2)];
       continue;
+    }
+    // The declared dtype of each graph output.
+    std::vector<std::string> output_types;
+    for (const ir::Node* node : traced.value()->graph()) {
+      if (node->op() != ir::Opcode::kOutput || node->args().empty()) continue;
+      const ir::Argument& result = node->args()[0];
+      auto declared = [&](const ir::Argument& a) {
+        output_types.push_back(a.isNode() ? a.toNode()->meta.dtype : "");
+      };
+      if (result.isSequence()) {
+        for (const auto& item : result.items()) declared(item);
+      } else {
+        declared(result);
+      }
     }
     bool ok = true, skipped = false;
     for (const auto& set : listDir(dir)) {
@@ -156,6 +211,11 @@ int main(int argc, char** argv) {
           size_t next = 0;
           for (const ir::Node* node : traced.value()->graph()) {
             if (node->op() != ir::Opcode::kPlaceholder || next >= inputs.size()) continue;
+            // ONNX stores bfloat16 test data as its bits in uint16 (numpy has no bfloat16).
+            if (node->meta.dtype == "bfloat16" && input_types[next] == ir::DType::kUInt16) {
+              inputs[next] = fromBFloat16Bits(inputs[next].shape, inputs[next].i);
+              input_types[next] = ir::DType::kBFloat16;
+            }
             std::string given(ir::dtypeName(input_types[next++]));
             if (!node->meta.dtype.empty() && node->meta.dtype != given)
               throw exec::ExecError("input " + node->name() + " is " + given +
@@ -190,6 +250,13 @@ int main(int argc, char** argv) {
             for (float& v : got.f) v = exec::roundToFloat16(v);
             got.dtype = expected[k].dtype = ir::DType::kFloat16;
           }
+          // bfloat16 likewise, its expected bits stored as uint16, where the model declares it.
+          if (output_types.size() == expected.size() && output_types[k] == "bfloat16" &&
+              expected_types[k] == ir::DType::kUInt16 && got.dtype == ir::DType::kFloat32) {
+            expected[k] = fromBFloat16Bits(expected[k].shape, expected[k].i);
+            for (float& v : got.f) v = exec::roundToBFloat16(v);
+            got.dtype = expected[k].dtype = ir::DType::kBFloat16;
+          }
           std::string diff = compare(got, expected[k]);
           if (!diff.empty()) throw exec::ExecError("output " + std::to_string(k) + ": " + diff);
         }
@@ -206,10 +273,12 @@ int main(int argc, char** argv) {
     else
       ++failed;
   }
-  int total = passed + failed + unsupported + untraceable;
-  std::printf("%d tests: %d passed, %d failed, %d unsupported, %d not traceable (%.0f%% pass)\n",
-              total, passed, failed, unsupported, untraceable,
-              total ? 100.0 * passed / total : 0.0);
+  int total = passed + failed + unsupported + untraceable + set_apart;
+  std::printf(
+      "%d tests: %d passed, %d failed, %d unsupported, %d not traceable, %d disputed (%.0f%% "
+      "pass)\n",
+      total, passed, failed, unsupported, untraceable, set_apart,
+      total ? 100.0 * passed / total : 0.0);
   if (verbose) {
     for (const auto& [op, count] : missing)
       std::printf("  unsupported: %s (%d)\n", op.c_str(), count);

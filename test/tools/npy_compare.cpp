@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   if (argc == 6) {
     float scale = static_cast<float>(std::atof(argv[5]));
     for (float& v : want.value().f) v *= scale;
+    for (double& v : want.value().d) v *= scale;
     for (int64_t& v : want.value().i) v = static_cast<int64_t>(static_cast<double>(v) * scale);
   }
   if (got.value().shape != want.value().shape) {

@@ -117,14 +117,28 @@ TEST_CASE("RNN: reverse over the first L steps is forward over those steps rever
   }
 }
 
-TEST_CASE("float64 inputs are refused, never computed in float32 and relabelled") {
-  ir::GraphModule gm;
-  ir::Node* x = gm.graph().placeholder("x");
-  x->meta.dtype = "float64";
-  gm.graph().output(ir::Argument(x));
-  auto run = fxc::exec::Interpreter(gm).run({Value::floats({2}, {1.0f, 2.0f})});
-  REQUIRE_FALSE(run.ok());
-  CHECK(run.error().find("float64") != std::string::npos);
+TEST_CASE("float64 is computed in double or refused, never computed in float32 and relabelled") {
+  auto graph = [](const char* target) {
+    auto gm = std::make_unique<ir::GraphModule>();
+    ir::Node* x = gm->graph().placeholder("x");
+    x->meta.dtype = "float64";
+    gm->graph().output(gm->graph().callFunction(target, {ir::Argument(x), ir::Argument(x)}));
+    return gm;
+  };
+  auto add = graph("operator.add");
+  for (auto backend : {fxc::exec::Backend::kCpu, fxc::exec::Backend::kReference}) {
+    auto run = fxc::exec::Interpreter(*add, backend).run({Value::doubles({2}, {0.1, 1e-300})});
+    REQUIRE(run.ok());
+    REQUIRE(run.value()[0].dtype == ir::DType::kFloat64);
+    CHECK(run.value()[0].d == std::vector<double>{0.1 + 0.1, 2e-300});  // 2e-300 is 0 in float
+  }
+  auto conv = graph("torch.nn.functional.conv2d");  // a oneDNN kernel on the CPU backend
+  for (auto backend : {fxc::exec::Backend::kCpu, fxc::exec::Backend::kReference}) {
+    auto refused = fxc::exec::Interpreter(*conv, backend).run({Value::doubles({1}, {0.1})});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().find("unsupported: float64 inputs to torch.nn.functional.conv2d") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("opset-6 broadcasting: B matches A's dimensions from axis on") {
