@@ -60,6 +60,11 @@ void gatherElements(const Value& x, Value& y, F source_index) {
   }
 }
 
+// Copies into `y` (already shaped) the elements of `x` at offset + Σ index[d]·strides[d] for
+// every index of y's shape, in row-major order: Transpose, Slice and Expand as strides over x.
+// Walks an odometer (no division per element); the innermost dimension is one loop.
+void stridedCopy(const Value& x, Value& y, const std::vector<int64_t>& strides, int64_t offset);
+
 // Runs `kernel` on plain copies of any inputs held as NativeData (a fast kernel's fallback).
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
 // Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis

@@ -62,7 +62,46 @@ Value castTo(const Value& x, ir::DType to) {
   return y;
 }
 
+template <typename T>
+void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
+                   const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                   int64_t offset, int64_t n) {
+  to.resize(static_cast<size_t>(n));
+  if (n == 0) return;
+  size_t rank = shape.size();
+  if (rank == 0) {
+    to[0] = from.at(static_cast<size_t>(offset));
+    return;
+  }
+  int64_t inner = shape[rank - 1], step = strides[rank - 1];
+  std::vector<int64_t> index(rank, 0);
+  const T* in = from.data();
+  T* out = to.data();
+  int64_t source = offset;
+  for (int64_t done = 0; done < n; done += inner) {
+    if (step == 1) {
+      std::copy(in + source, in + source + inner, out + done);
+    } else {
+      for (int64_t j = 0; j < inner; ++j) out[done + j] = in[source + j * step];
+    }
+    for (size_t d = rank - 1; d-- > 0;) {  // the next row: the odometer over the outer dims
+      source += strides[d];
+      if (++index[d] < shape[d]) break;
+      source -= strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
 }  // namespace
+
+void stridedCopy(const Value& x, Value& y, const std::vector<int64_t>& strides, int64_t offset) {
+  int64_t n = checkedNumel(y.shape, y.dtype);
+  if (x.isFloat())
+    stridedCopyOf(x.f, y.f, y.shape, strides, offset, n);
+  else
+    stridedCopyOf(x.i, y.i, y.shape, strides, offset, n);
+}
 
 void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
@@ -202,13 +241,9 @@ void addTensorKernels(KernelTable& t) {
     Value y;
     y.dtype = x.dtype;
     for (int64_t p : perm) y.shape.push_back(x.shape[normalizeAxis(p, rank)]);
-    std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(y.shape);
-    gatherElements(x, y, [&](int64_t k) {
-      int64_t source = 0;
-      for (size_t d = 0; d < rank; ++d)
-        source += (k / out_strides[d]) % y.shape[d] * in_strides[normalizeAxis(perm[d], rank)];
-      return source;
-    });
+    std::vector<int64_t> in_strides = stridesOf(x.shape), strides(rank);
+    for (size_t d = 0; d < rank; ++d) strides[d] = in_strides[normalizeAxis(perm[d], rank)];
+    stridedCopy(x, y, strides, 0);
     return std::vector<Value>{std::move(y)};
   });
   add(t, {"onnx.Gather"}, [](const KernelContext& c) {
@@ -277,13 +312,13 @@ void addTensorKernels(KernelTable& t) {
     Value y;
     y.dtype = x.dtype;
     y.shape = shape;
-    std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(shape);
-    gatherElements(x, y, [&](int64_t k) {
-      int64_t source = 0;
-      for (size_t d = 0; d < rank; ++d)
-        source += (begin[d] + (k / out_strides[d]) % shape[d] * step[d]) * in_strides[d];
-      return source;
-    });
+    std::vector<int64_t> in_strides = stridesOf(x.shape), strides(rank);
+    int64_t offset = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      strides[d] = step[d] * in_strides[d];
+      offset += begin[d] * in_strides[d];
+    }
+    stridedCopy(x, y, strides, offset);
     return std::vector<Value>{std::move(y)};
   });
   add(t, {"torch.broadcast_to"}, [](const KernelContext& c) {  // Expand
@@ -301,15 +336,11 @@ void addTensorKernels(KernelTable& t) {
     Value y;
     y.dtype = x.dtype;
     y.shape = shape;
-    std::vector<int64_t> own = stridesOf(x.shape), out = stridesOf(shape);
-    gatherElements(x, y, [&](int64_t k) {
-      int64_t source = 0;
-      for (size_t d = 0; d < x.shape.size(); ++d) {
-        size_t o = d + rank - x.shape.size();
-        if (x.shape[d] != 1) source += (k / out[o]) % shape[o] * own[d];
-      }
-      return source;
-    });
+    std::vector<int64_t> own = stridesOf(x.shape), strides(rank, 0);  // 0: broadcast
+    for (size_t d = 0; d < x.shape.size(); ++d) {
+      if (x.shape[d] != 1) strides[d + rank - x.shape.size()] = own[d];
+    }
+    stridedCopy(x, y, strides, 0);
     return std::vector<Value>{std::move(y)};
   });
   add(t, {"torch.tile"}, [](const KernelContext& c) {
