@@ -12,6 +12,7 @@
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <type_traits>
+#include <unordered_map>
 
 #include "exec/kernels_internal.h"
 #include "exec/quantize.h"
@@ -651,6 +652,166 @@ Kernel pooling(Kernel reference) {
   };
 }
 
+// One oneDNN primitive on plain float32 memory, planned once per input shape.
+struct PrimitivePlan {
+  std::vector<int64_t> shape;  // what the plan was made for
+  dnnl::primitive primitive;
+  memory::desc src, dst;
+  bool use_reference = false;  // oneDNN declined the shape
+};
+
+// The plan kept in the node's state for `shape`, made by `make` (which fills everything but
+// `shape`) when the shape changes; one that oneDNN declines sends the node to the reference kernel.
+template <typename Make>
+PrimitivePlan& primitivePlan(const KernelContext& c, const std::vector<int64_t>& shape, Make make) {
+  return c.plan<PrimitivePlan>([&](const PrimitivePlan& p) { return p.shape == shape; },
+                               [&] {
+                                 auto plan = std::make_shared<PrimitivePlan>();
+                                 try {
+                                   *plan = make();
+                                 } catch (const dnnl::error&) {
+                                   plan->use_reference = true;
+                                 }
+                                 plan->shape = shape;
+                                 return plan;
+                               });
+}
+
+// Runs the plan from x's elements into a new float32 value of `shape`, with `extra` arguments.
+Value runPlan(const PrimitivePlan& plan, const Value& x, std::vector<int64_t> shape,
+              std::unordered_map<int, memory> extra = {}) {
+  Value y = Value::floats(std::move(shape), {});
+  y.f.resize(static_cast<size_t>(plan.dst.get_size() / sizeof(float)));
+  extra[DNNL_ARG_SRC] = memory(plan.src, engine(), const_cast<float*>(x.f.data()));
+  extra[DNNL_ARG_DST] = memory(plan.dst, engine(), y.f.data());
+  plan.primitive.execute(stream(), extra);
+  stream().wait();
+  return y;
+}
+
+// Whether a fast float32 kernel can take x (plain, non-empty float32 and a place for a plan).
+bool fastFloat(const KernelContext& c, const Value& x) {
+  return x.isFloat() && !x.native && !x.f.empty() && c.state() && x.shape.size() <= 6;
+}
+
+// Softmax (opset 13's axis, or the older flattening at `axis`) as [outer, extent, inner] along 1.
+Kernel softmax(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!fastFloat(c, x)) return reference(c);
+    NormalizedExtent e = normalizedExtent(c, x);
+    std::vector<int64_t> dims{e.outer, e.extent, e.inner};
+    PrimitivePlan& plan = primitivePlan(c, dims, [&] {
+      PrimitivePlan p;
+      p.src = p.dst = plainDesc(dims);
+      dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, p.src, 1);
+      p.primitive = dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(desc, engine()));
+      return p;
+    });
+    if (plan.use_reference) return reference(c);
+    return {runPlan(plan, x, x.shape)};
+  };
+}
+
+// LayerNorm over the trailing axes from `axis`, row by row on the thread pool: mean and variance
+// accumulated in double (two passes, as the reference), the normalization in float32 with the
+// mean split in two floats, so that x − mean loses nothing to a large common offset. The mean and
+// inverse standard deviation outputs, when read, come from the reference kernel.
+Kernel layerNorm(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!fastFloat(c, x) || c.outputUsed(1) || c.outputUsed(2) ||
+        c.intAttribute("stash_type", 1) != 1)
+      return reference(c);
+    size_t axis = normalizeAxis(c.intAttribute("axis", -1), x.shape.size());
+    int64_t inner = 1;
+    for (size_t d = axis; d < x.shape.size(); ++d) inner *= x.shape[d];
+    const Value* scale = c.tensor("weight") ? c.tensor("weight") : c.optionalInput(1);
+    const Value* bias = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
+    for (const Value* affine : {scale, bias}) {
+      if (affine && (!affine->isFloat() || affine->native ||
+                     (affine->f.size() != 1 && static_cast<int64_t>(affine->f.size()) != inner)))
+        return reference(c);
+    }
+    std::vector<float> scales(static_cast<size_t>(inner), 1.0f), shifts(scales.size(), 0.0f);
+    for (size_t k = 0; k < scales.size(); ++k) {
+      if (scale) scales[k] = scale->f[scale->f.size() == 1 ? 0 : k];
+      if (bias) shifts[k] = bias->f[bias->f.size() == 1 ? 0 : k];
+    }
+    double eps = c.floatAttribute("epsilon", 1e-5f);
+    int64_t rows = x.numel() / inner;
+    Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
+    const float* sc = scales.data();
+    const float* sh = shifts.data();
+#pragma omp parallel for if (x.numel() > 32768)
+    for (int64_t row = 0; row < rows; ++row) {
+      const float* in = x.f.data() + row * inner;
+      float* out = y.f.data() + row * inner;
+      double sum = 0, squares = 0;
+      for (int64_t k = 0; k < inner; ++k) sum += in[k];
+      double mean = sum / static_cast<double>(inner);
+      for (int64_t k = 0; k < inner; ++k) squares += (in[k] - mean) * (in[k] - mean);
+      float inv = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(inner) + eps));
+      float hi = static_cast<float>(mean), lo = static_cast<float>(mean - hi);
+      for (int64_t k = 0; k < inner; ++k) out[k] = ((in[k] - hi) - lo) * inv * sc[k] + sh[k];
+    }
+    return {std::move(y)};
+  };
+}
+
+// GELU, exact (erf) or tanh-approximated, as oneDNN's eltwise on the flat elements.
+Kernel gelu(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    std::string approximate = c.stringAttribute("approximate", "none");
+    if (!fastFloat(c, x) || (approximate != "none" && approximate != "tanh")) return reference(c);
+    std::vector<int64_t> dims{x.numel(), approximate == "tanh" ? 1 : 0};
+    PrimitivePlan& plan = primitivePlan(c, dims, [&] {
+      PrimitivePlan p;
+      p.src = p.dst = plainDesc({x.numel()});
+      dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                       approximate == "tanh" ? dnnl::algorithm::eltwise_gelu_tanh
+                                                             : dnnl::algorithm::eltwise_gelu_erf,
+                                       p.src, 0.0f, 0.0f);
+      p.primitive = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
+      return p;
+    });
+    if (plan.use_reference) return reference(c);
+    return {runPlan(plan, x, x.shape)};
+  };
+}
+
+// ReduceSum/Mean/Max/Min of float32 as oneDNN's reduction (reduced axes kept as 1, then dropped
+// without keepdims).
+template <dnnl::algorithm kAlgorithm>
+Kernel reduction(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!fastFloat(c, x)) return reference(c);
+    bool noop = false;
+    std::vector<bool> reduced = reducedAxes(c, x.shape.size(), noop);
+    if (noop || x.shape.empty()) return reference(c);
+    std::vector<int64_t> kept = x.shape, out;
+    bool keep = c.intAttribute("keepdims", 1) != 0;
+    for (size_t d = 0; d < kept.size(); ++d) {
+      if (reduced[d]) kept[d] = 1;
+      if (!reduced[d] || keep) out.push_back(kept[d]);
+    }
+    std::vector<int64_t> key = x.shape;
+    key.insert(key.end(), kept.begin(), kept.end());
+    PrimitivePlan& plan = primitivePlan(c, key, [&] {
+      PrimitivePlan p;
+      p.src = plainDesc(x.shape);
+      p.dst = plainDesc(kept);
+      dnnl::reduction::desc desc(kAlgorithm, p.src, p.dst, 0.0f, 0.0f);
+      p.primitive = dnnl::reduction(dnnl::reduction::primitive_desc(desc, engine()));
+      return p;
+    });
+    if (plan.use_reference) return reference(c);
+    return {runPlan(plan, x, out)};
+  };
+}
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -683,6 +844,13 @@ void addFastKernels(KernelTable& t) {
         std::pair{"module:AvgPool1d", "module:AvgPool2d"},
         std::pair{"torch.nn.functional.avg_pool1d", "torch.nn.functional.avg_pool2d"}})
     t[one_d] = liftTo2d(t.at(two_d));
+  wrap(t, {"torch.softmax", "module:Softmax"}, softmax);
+  wrap(t, {"torch.nn.functional.layer_norm", "module:LayerNorm"}, layerNorm);
+  wrap(t, {"torch.nn.functional.gelu", "module:GELU"}, gelu);
+  wrap(t, {"torch.sum"}, reduction<dnnl::algorithm::reduction_sum>);
+  wrap(t, {"torch.mean"}, reduction<dnnl::algorithm::reduction_mean>);
+  wrap(t, {"torch.amax"}, reduction<dnnl::algorithm::reduction_max>);
+  wrap(t, {"torch.amin"}, reduction<dnnl::algorithm::reduction_min>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
 }

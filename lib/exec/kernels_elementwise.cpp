@@ -314,6 +314,17 @@ std::vector<Value> power(const KernelContext& c) {
   for (const Value* v : {&base, &exponent}) {
     if (v->dtype == ir::DType::kBool) throw ExecError("unsupported: Pow of bool");
   }
+  if (base.isFloat() && exponent.isFloat() && exponent.f.size() == 1 && exponent.shape.empty()) {
+    // A float32 base to a scalar float32 power: the same values without broadcasting; x² as x·x,
+    // the one rounding of the exact square either way.
+    double e = exponent.f[0];
+    Value y = Value::floats(base.shape, std::vector<float>(base.f.size()));
+    for (size_t k = 0; k < y.f.size(); ++k) {
+      float x = base.f[k];
+      y.f[k] = e == 2.0 ? x * x : static_cast<float>(std::pow(static_cast<double>(x), e));
+    }
+    return {std::move(y)};
+  }
   auto at = [](const Value& v, int64_t k) {
     return v.isFloat() ? static_cast<double>(v.f[static_cast<size_t>(k)])
                        : static_cast<double>(v.i[static_cast<size_t>(k)]);

@@ -69,6 +69,9 @@ void stridedCopy(const Value& x, Value& y, const std::vector<int64_t>& strides, 
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c);
 // Softmax and friends: the [outer, extent, inner] view of the input around the normalized axis
 // (opset < 13: the input flattened to 2-D at `axis`, inner 1).
+// The axes a ReduceX node reduces: input 1 (ReduceSum 13+, the others 18+) or the attribute; all
+// when empty, or none (`noop`) with noop_with_empty_axes.
+std::vector<bool> reducedAxes(const KernelContext& c, size_t rank, bool& noop);
 struct NormalizedExtent {
   int64_t outer = 1, extent = 1, inner = 1;
 };

@@ -10,8 +10,8 @@ namespace {
 
 enum class Reduce { kSum, kMean, kMax, kMin, kProd, kL1, kL2, kSumSquare, kLogSum, kLogSumExp };
 
-// Axes from input 1 (ReduceSum 13+, the others 18+) or the attribute; all when empty unless
-// noop_with_empty_axes.
+}  // namespace
+
 std::vector<bool> reducedAxes(const KernelContext& c, size_t rank, bool& noop) {
   std::vector<int64_t> axes =
       c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("axes", {});
@@ -20,6 +20,8 @@ std::vector<bool> reducedAxes(const KernelContext& c, size_t rank, bool& noop) {
   for (int64_t a : axes) reduced[normalizeAxis(a, rank)] = true;
   return reduced;
 }
+
+namespace {
 
 Kernel reduce(Reduce kind) {
   return [kind](const KernelContext& c) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 
 #include "exec/interpreter.h"
 #include "ir/graph_module.h"
@@ -454,5 +455,63 @@ TEST_CASE("every node of the repository's CNNs has a cuDNN kernel (no CPU fallba
     std::string fallbacks;
     for (const auto& node : gpu.fallbacks()) fallbacks += node + " ";
     CHECK_MESSAGE(fallbacks.empty(), "CPU fallbacks: " << fallbacks);
+  }
+}
+
+TEST_CASE("Softmax, LayerNorm, GELU and reductions: oneDNN equals the reference") {
+  auto oneCall = [](const std::string& target, ir::Kwargs kwargs, size_t inputs = 1) {
+    auto gm = std::make_unique<ir::GraphModule>();
+    std::vector<ir::Argument> args;
+    for (size_t k = 0; k < inputs; ++k)
+      args.emplace_back(gm->graph().placeholder("x" + std::to_string(k)));
+    gm->graph().output(gm->graph().callFunction(target, std::move(args), std::move(kwargs)));
+    gm->opset = 17;
+    return gm;
+  };
+  // Softmax along every axis of a 4-D input, and before opset 13 (flattened at axis).
+  for (int64_t axis : {-1, 0, 1, 2, 3}) {
+    CAPTURE(axis);
+    checkBackendsAgree(*oneCall("torch.softmax", {{"axis", ir::Argument(axis)}}),
+                       {input({2, 3, 5, 7}, 11)});
+  }
+  auto legacy = oneCall("torch.softmax", {{"axis", ir::Argument(int64_t{1})}});
+  legacy->opset = 11;
+  checkBackendsAgree(*legacy, {input({2, 3, 5}, 12)});
+  // LayerNorm: a module (weight and bias), over one and two trailing axes, any epsilon; and the
+  // functional form with scale and bias as inputs, and with a one-element scale.
+  for (auto [shape, axis, eps] : std::vector<std::tuple<std::vector<int64_t>, int64_t, double>>{
+           {{2, 5, 16}, -1, 1e-5}, {{3, 4, 6}, 1, 1e-6}, {{7, 33}, -1, 1e-2}}) {
+    int64_t inner = 1;
+    for (size_t d =
+             static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(shape.size()) : axis);
+         d < shape.size(); ++d)
+      inner *= shape[d];
+    CAPTURE(axis);
+    auto gm = oneModule("LayerNorm", {{"weight", {inner}}, {"bias", {inner}}},
+                        {{"axis", ir::Argument(axis)}, {"epsilon", ir::Argument(eps)}});
+    checkBackendsAgree(*gm, {input(shape, 13)});
+  }
+  checkBackendsAgree(*oneCall("torch.nn.functional.layer_norm", {}, 3),
+                     {input({4, 8}, 14), input({8}, 15), input({8}, 16)});
+  checkBackendsAgree(*oneCall("torch.nn.functional.layer_norm", {}, 2),
+                     {input({4, 8}, 17), input({1}, 18)});
+  // GELU, exact and tanh-approximated, over the tails and the middle of both.
+  for (const char* approximate : {"none", "tanh"}) {
+    CAPTURE(approximate);
+    Value x = input({1000}, 19);
+    for (size_t k = 0; k < x.f.size(); ++k) x.f[k] *= 4.0f;  // up to about ±12
+    checkBackendsAgree(*oneCall("torch.nn.functional.gelu",
+                                {{"approximate", ir::Argument(std::string(approximate))}}),
+                       {x});
+  }
+  // Reductions over one axis, several, all of them, with and without keepdims.
+  for (const char* target : {"torch.sum", "torch.mean", "torch.amax", "torch.amin"}) {
+    for (auto [axes, keep] : std::vector<std::pair<std::vector<int64_t>, int64_t>>{
+             {{1}, 1}, {{0, 2}, 0}, {{}, 0}, {{-1}, 0}}) {
+      CAPTURE(target);
+      CAPTURE(keep);
+      checkBackendsAgree(*oneCall(target, {{"axes", ints(axes)}, {"keepdims", ir::Argument(keep)}}),
+                         {input({3, 4, 5}, 20)});
+    }
   }
 }
