@@ -96,6 +96,7 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
     addSignalKernels(table);
     addSpatialKernels(table);
     addDetectionKernels(table);
+    addControlFlowKernels(table);
     return table;
   }();
   return kernels;
