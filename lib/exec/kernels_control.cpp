@@ -163,62 +163,75 @@ class Stack {
  public:
   explicit Stack(std::string what) : what_(std::move(what)) {}
 
-  size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
-  std::vector<Value>& items() { return items_; }
-  const std::vector<Value>& items() const { return items_; }
+  size_t size() const { return static_cast<size_t>(count_); }
+  bool empty() const { return count_ == 0; }
+  // One item's dtype and shape (no elements); valid once an item was pushed.
+  const Value& element() const { return element_; }
 
-  void push(Value value) {
+  // Appends a copy of the item's elements: the accumulated output is one buffer, checked as it
+  // grows, so that a long loop fails with the size checks' error rather than with the machine.
+  void push(const Value& value) {
     requireHeld(value, what_);
-    if (!items_.empty() &&
-        (value.shape != items_.front().shape || value.dtype != items_.front().dtype))
+    if (count_ == 0) {
+      element_.dtype = value.dtype;
+      element_.shape = value.shape;
+    } else if (value.shape != element_.shape || value.dtype != element_.dtype) {
       throw ExecError(what_ + " is " + dtypeText(value.dtype) + shapeText(value.shape) +
-                      " in iteration " + std::to_string(items_.size()) + ", " +
-                      dtypeText(items_.front().dtype) + shapeText(items_.front().shape) +
-                      " before");
+                      " in iteration " + std::to_string(count_) + ", " + dtypeText(element_.dtype) +
+                      shapeText(element_.shape) + " before");
+    }
     std::vector<int64_t> grown = value.shape;
-    grown.insert(grown.begin(), static_cast<int64_t>(items_.size()) + 1);
-    checkedNumel(grown, value.dtype);  // the accumulated output fits, or a clean error
-    items_.push_back(std::move(value));
+    grown.insert(grown.begin(), count_ + 1);
+    checkedNumel(grown, value.dtype);
+    if (value.isFloat())
+      data_.f.insert(data_.f.end(), value.f.begin(), value.f.end());
+    else
+      data_.i.insert(data_.i.end(), value.i.begin(), value.i.end());
+    ++count_;
   }
 
   // The items on a new axis `axis` of the result (item t at position t, or at size-1-t when
   // `reverse`); `element` gives dtype and shape when there is no item.
   Value finish(int64_t axis, bool reverse, const Value* element = nullptr) const {
-    const Value& like = items_.empty() ? *element : items_.front();
-    int64_t count = static_cast<int64_t>(items_.size());
+    if (count_ == 0 && !element) throw InternalError(what_ + ": no item and no declared type");
+    const Value& like = count_ == 0 ? *element : element_;
     size_t rank = like.shape.size();
     size_t at = normalizeAxis(axis, rank + 1);
     Value y;
     y.dtype = like.dtype;
     y.shape = like.shape;
-    y.shape.insert(y.shape.begin() + static_cast<std::ptrdiff_t>(at), count);
+    y.shape.insert(y.shape.begin() + static_cast<std::ptrdiff_t>(at), count_);
     int64_t n = checkedNumel(y.shape, y.dtype);
     int64_t outer = 1, inner = 1;
     for (size_t d = 0; d < at; ++d) outer *= like.shape[d];
     for (size_t d = at; d < rank; ++d) inner *= like.shape[d];
-    auto fill = [&](auto& to, auto member) {
+    auto fill = [&](auto& to, const auto& from) {
+      if (at == 0 && !reverse) {  // already in place
+        to = from;
+        return;
+      }
       to.resize(static_cast<size_t>(n));
-      for (int64_t t = 0; t < count; ++t) {
-        const auto& from = items_[static_cast<size_t>(t)].*member;
-        int64_t position = reverse ? count - 1 - t : t;
+      for (int64_t t = 0; t < count_; ++t) {
+        int64_t position = reverse ? count_ - 1 - t : t;
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t k = 0; k < inner; ++k)
-            to[static_cast<size_t>((o * count + position) * inner + k)] =
-                from[static_cast<size_t>(o * inner + k)];
+            to[static_cast<size_t>((o * count_ + position) * inner + k)] =
+                from[static_cast<size_t>((t * outer + o) * inner + k)];
         }
       }
     };
     if (y.isFloat())
-      fill(y.f, &Value::f);
+      fill(y.f, data_.f);
     else
-      fill(y.i, &Value::i);
+      fill(y.i, data_.i);
     return y;
   }
 
  private:
   std::string what_;
-  std::vector<Value> items_;
+  Value element_;  // dtype and shape of every item
+  Value data_;     // the items' elements, one item after another
+  int64_t count_ = 0;
 };
 
 // Zeros of `like`'s type and shape.
@@ -350,8 +363,7 @@ std::vector<Value> runLoop(const KernelContext& c) {
     // Without a cond input, the body's cond is ignored (a for loop, or a loop without end).
     if (cond_input) keep_going = truth(cond, "onnx.Loop: the body's cond");
     for (size_t k = 0; k < carried_count; ++k) carried[k] = std::move(outputs[1 + k]);
-    for (size_t k = 0; k < scan_count; ++k)
-      scans[k].push(std::move(outputs[1 + carried_count + k]));
+    for (size_t k = 0; k < scan_count; ++k) scans[k].push(outputs[1 + carried_count + k]);
   }
 
   std::vector<Value> results = std::move(carried);
@@ -428,7 +440,7 @@ std::vector<Value> runScan(const KernelContext& c) {
       scans.emplace_back("onnx.Scan: scan output " + std::to_string(k));
     states.assign(std::make_move_iterator(outputs.begin()),
                   std::make_move_iterator(outputs.begin() + static_cast<std::ptrdiff_t>(n)));
-    for (size_t k = n; k < outputs.size(); ++k) scans[k - n].push(std::move(outputs[k]));
+    for (size_t k = n; k < outputs.size(); ++k) scans[k - n].push(outputs[k]);
   }
 
   size_t scan_count = scans.size();
@@ -531,7 +543,7 @@ std::vector<Value> runScan8(const KernelContext& c) {
                         " values, not " + std::to_string(n + scan_count));
       states.assign(std::make_move_iterator(outputs.begin()),
                     std::make_move_iterator(outputs.begin() + static_cast<std::ptrdiff_t>(n)));
-      for (size_t k = 0; k < scan_count; ++k) per_batch.back()[k].push(std::move(outputs[n + k]));
+      for (size_t k = 0; k < scan_count; ++k) per_batch.back()[k].push(outputs[n + k]);
     }
     for (size_t k = 0; k < n; ++k) final_states[k].push(std::move(states[k]));
   }
@@ -550,8 +562,7 @@ std::vector<Value> runScan8(const KernelContext& c) {
     bool found = false;
     for (const auto& outputs : per_batch) {
       if (found || outputs[k].empty()) continue;
-      element.dtype = outputs[k].items().front().dtype;
-      element.shape = outputs[k].items().front().shape;
+      element = outputs[k].element();
       found = true;
     }
     // The node's own declaration has the batch too: the body's alone says what a step is.
@@ -561,7 +572,7 @@ std::vector<Value> runScan8(const KernelContext& c) {
       Stack& steps = outputs[k];
       while (steps.size() < static_cast<size_t>(max_length)) steps.push(zerosLike(element));
       entries.push(steps.finish(0, false, &element));
-      steps.items().clear();
+      steps = Stack(what);  // its elements are in `entries` now
     }
     Value entry;  // one batch entry's type and shape, for an empty batch
     entry.dtype = element.dtype;
