@@ -372,3 +372,31 @@ TEST_CASE("a subgraph node without a kernel makes its control-flow op unsupporte
   REQUIRE_MESSAGE(other.ok(), other.error());
   CHECK(other.value()[0].f == std::vector<float>{1.0f});
 }
+
+TEST_CASE("cse keeps two Ifs on one condition apart when their branches differ") {
+  // y = If(c){[1, 2]}{[3, 4]} + If(c){[5, 6]}{[7, 8]}: the kwargs print alike, the graphs differ.
+  Model m(16);
+  m.main.input("c", kBool, {});
+  m.main.output("y", kFloat, {2});
+  for (auto [name, base] : {std::pair<std::string, float>{"p", 1.0f}, {"q", 5.0f}}) {
+    auto* branch = m.main.node("If", {"c"}, {name});
+    GraphBuilder then_branch = subgraph(branch, "then_branch");
+    constant(then_branch, name + "_then", {base, base + 1.0f});
+    then_branch.output(name + "_then", kFloat, {2});
+    GraphBuilder else_branch = subgraph(branch, "else_branch");
+    constant(else_branch, name + "_else", {base + 2.0f, base + 3.0f});
+    else_branch.output(name + "_else", kFloat, {2});
+  }
+  m.main.node("Add", {"p", "q"}, {"y"});
+  auto gm = m.trace();
+  runPass(*gm, "cse");
+  int remaining = 0;
+  for (const ir::Node* node : gm->graph()) remaining += node->target() == "onnx.If";
+  CHECK(remaining == 2);
+  auto taken = run(*gm, {Value::ints({}, {1}, ir::DType::kBool)});
+  REQUIRE_MESSAGE(taken.ok(), taken.error());
+  CHECK(taken.value()[0].f == std::vector<float>{6.0f, 8.0f});
+  auto other = run(*gm, {Value::ints({}, {0}, ir::DType::kBool)});
+  REQUIRE_MESSAGE(other.ok(), other.error());
+  CHECK(other.value()[0].f == std::vector<float>{10.0f, 12.0f});
+}
