@@ -3,12 +3,15 @@
 //   %a = f(%x, %y){k}; %b = f(%x, %y){k}    ⇒   uses of %b read %a
 //
 // Identical: the same opcode, target (function, module path, or get_attr tensor), arguments
-// (the same nodes, the same literals), kwargs, and tensor-valued attributes byte for byte.
+// (the same nodes, the same literals), kwargs, tensor-valued attributes byte for byte, and the
+// same subgraphs (a control-flow op's kwargs only summarize them: two Ifs on one condition
+// whose branches differ are two values).
 // Never merged: placeholders, outputs, impure calls and random ops (two draws are two values).
 // The first node stays, with its name; a merged node's value name is lost only where it was not
 // a graph output (export writes the outputs' names either way).
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
 #include <unordered_map>
 
 #include "ir/printers.h"
@@ -24,6 +27,10 @@ std::string keyOf(const ir::Node& node) {
     key += "|" + name + ":" + std::to_string(static_cast<int>(tensor->dtype)) + ":";
     for (int64_t d : tensor->dims) key += std::to_string(d) + ",";
     key.append(tensor->bytes(), tensor->byteSize());
+  }
+  for (const ir::Subgraph& subgraph : node.meta.subgraphs) {  // the same graph objects, shared
+    key += "|" + subgraph.attribute + "@" +
+           std::to_string(reinterpret_cast<uintptr_t>(subgraph.graph.get()));
   }
   return key;
 }

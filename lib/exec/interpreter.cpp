@@ -86,8 +86,20 @@ std::vector<std::string> Interpreter::unsupported() const {
     const Step& step = steps_.at(node);
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (node->op() == ir::Opcode::kCallMethod ||
-        (call && node->target() != "operator.getitem" && !step.kernel))
+        (call && node->target() != "operator.getitem" && !step.kernel)) {
       out.push_back(describe(*node, step.module));
+      continue;
+    }
+    // A control-flow op runs only what its subgraphs' nodes run (one that did not trace is
+    // the kernel's to report: that is the model's fault, not a missing kernel).
+    for (const ir::Subgraph& subgraph : node->meta.subgraphs) {
+      if (!subgraph.graph) continue;
+      std::vector<std::string> inner = Interpreter(*subgraph.graph, backend_).unsupported();
+      if (inner.empty()) continue;
+      out.push_back(node->name() + " (" + node->target() + ", " + subgraph.attribute + ": " +
+                    inner.front() + ")");
+      break;
+    }
   }
   return out;
 }
@@ -129,7 +141,7 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
       [this, module](const std::string& name) {
         return module ? moduleTensor(*module, name) : nullptr;
       },
-      gm_.opset, &step.state);
+      gm_.opset, &step.state, backend_);
   return (*step.kernel)(context);
 }
 
@@ -196,7 +208,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           } else {
             std::vector<const Value*> args;
             bool native = steps_.at(node).native;
-            for (const ir::Argument& arg : node->args()) {
+            auto pass = [&](const ir::Argument& arg) {
               if (arg.isNode()) {
                 Value& value = valueAt(arg.toNode());
                 if (!native) value.makePlain();  // once: later readers find it plain
@@ -206,6 +218,11 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
               } else {
                 throw ExecError("argument " + ir::pyRepr(arg) + " is not a value");
               }
+            };
+            for (const ir::Argument& arg : node->args()) pass(arg);
+            // The outer values a control-flow op's subgraphs read follow its args.
+            if (const ir::Argument* captures = node->kwarg("captures")) {
+              for (const ir::Argument& arg : captures->items()) pass(arg);
             }
             env[node] = runNode(*node, std::move(args));
           }

@@ -15,13 +15,6 @@
 
 namespace fxc::exec {
 
-// Which kernels run the nodes.
-enum class Backend {
-  kCpu,        // oneDNN where it applies, the reference kernels elsewhere
-  kReference,  // the reference kernels only
-  kCudnn,      // values on a CUDA device: cuDNN/cuBLAS kernels, the CPU ones for the rest
-};
-
 // Runs one call_function node of `gm` with the reference kernels on `inputs` (nullptr where an
 // argument is None): constant folding's evaluator, the same kernel a reference run uses. Throws
 // ExecError for what the kernel refuses; nullopt when the target has no kernel.

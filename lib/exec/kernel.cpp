@@ -209,6 +209,7 @@ KernelTable unguardedReferenceKernels() {
   addSignalKernels(table);
   addSpatialKernels(table);
   addDetectionKernels(table);
+  addControlFlowKernels(table);
   return table;
 }
 

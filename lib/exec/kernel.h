@@ -14,19 +14,27 @@
 
 namespace fxc::exec {
 
+// Which kernels run the nodes.
+enum class Backend {
+  kCpu,        // oneDNN where it applies, the reference kernels elsewhere
+  kReference,  // the reference kernels only
+  kCudnn,      // values on a CUDA device: cuDNN/cuBLAS kernels, the CPU ones for the rest
+};
+
 // What a kernel sees: the node's inputs (its args; nullptr for None), its attributes (kwargs of
 // a call_function, attributes of a module) and the module's tensors.
 class KernelContext {
  public:
   KernelContext(const ir::Node& node, const ir::Module* module, std::vector<const Value*> inputs,
                 std::function<const Value*(const std::string&)> tensor, int64_t opset = 0,
-                std::any* state = nullptr)
+                std::any* state = nullptr, Backend backend = Backend::kReference)
       : node_(node),
         module_(module),
         inputs_(std::move(inputs)),
         tensor_(std::move(tensor)),
         opset_(opset),
-        state_(state) {}
+        state_(state),
+        backend_(backend) {}
 
   // The same node and attributes over other inputs.
   KernelContext withInputs(std::vector<const Value*> inputs) const {
@@ -49,6 +57,11 @@ class KernelContext {
 
   // The model's default-domain opset (0 when unknown).
   int64_t opset() const { return opset_; }
+  // The backend running the node: a control-flow op runs its subgraphs on the same one.
+  Backend backend() const { return backend_; }
+  // The node run: its args come first among the inputs, then the values of its `captures`
+  // kwarg (the outer values its subgraphs read), and its meta holds the subgraphs.
+  const ir::Node& node() const { return node_; }
 
   // Whether output k (k >= 1) of a multi-output node is read: the graph has a getitem of it.
   // Lets a kernel skip an output nobody reads (MaxPool's Indices) or hand over to one that
@@ -96,6 +109,7 @@ class KernelContext {
   std::function<const Value*(const std::string&)> tensor_;
   int64_t opset_;
   std::any* state_;
+  Backend backend_;
   const ir::Kwargs* attributes_ = nullptr;  // instead of the node's or module's, when set
   bool derived_ = false;  // inputs replaced (withInputs, withView): no longer the node's args
 };

@@ -25,6 +25,7 @@ void addLinearAlgebraKernels(KernelTable& table);  // Det, Einsum
 void addSignalKernels(KernelTable& table);         // windows, DFT, STFT, mel filters
 void addSpatialKernels(KernelTable& table);        // 3-D convolution and pooling
 void addDetectionKernels(KernelTable& table);      // NonMaxSuppression, RoiAlign
+void addControlFlowKernels(KernelTable& table);    // If, Loop, Scan (their subgraphs)
 void addQuantizationKernels(
     KernelTable& table);  // QuantizeLinear, DequantizeLinear, fake-quant       // Resize, Upsample
 // oneDNN in place of the reference convolution, pooling and matrix products (kernels_dnnl.cpp).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/graph_module.h"
 #include "ir/torch_call.h"
 
 namespace fxc::ir {
@@ -229,6 +230,13 @@ bool isRandom(const Node& node) {
   if (node.op() != Opcode::kCallFunction && node.op() != Opcode::kCallModule) return false;
   for (const char* word : {"Random", "Bernoulli", "Multinomial", "dropout", "Dropout"}) {
     if (node.target().find(word) != std::string::npos) return true;
+  }
+  // A control-flow op is as random as anything its subgraphs run (one not traced may be).
+  for (const Subgraph& subgraph : node.meta.subgraphs) {
+    if (!subgraph.graph) return true;
+    for (const Node* inner : subgraph.graph->graph()) {
+      if (isRandom(*inner)) return true;
+    }
   }
   return false;
 }

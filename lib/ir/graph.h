@@ -112,8 +112,8 @@ class Graph {
 // print, setitem, ...) are never removed as dead.
 bool isImpure(const Node& node);
 // Calls whose value may differ from run to run: the random generators (RandomNormal, Bernoulli,
-// Multinomial, ...) and dropout (random in training mode). Never folded, merged, or taken as
-// a function of their inputs alone.
+// Multinomial, ...), dropout (random in training mode), and control-flow ops whose subgraphs
+// run one (Meta::subgraphs). Never folded, merged, or taken as a function of their inputs alone.
 bool isRandom(const Node& node);
 
 // torch.fx's str(graph).

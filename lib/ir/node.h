@@ -34,6 +34,13 @@ inline bool isSymbolicDim(const std::string& dim) {
   return dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos;
 }
 
+// A graph-valued attribute of a node, as its own GraphModule (see Meta::subgraphs).
+struct Subgraph {
+  std::string attribute;                     // "then_branch", "body", ...
+  std::shared_ptr<const GraphModule> graph;  // nullptr when it could not be traced
+  std::string error;                         // why, when it could not
+};
+
 // What passes and frontends record about a node's value. The frontend keeps its export record
 // (the model's ops, written back verbatim while the node still is them) in `source`, opaque to
 // passes; everything a pass reads or writes is typed here.
@@ -43,6 +50,12 @@ struct Meta {
   // Attributes whose value is a tensor (ONNX ConstantOfShape's `value`): the kwargs print a
   // summary, the executor reads the tensor here.
   std::vector<std::pair<std::string, std::shared_ptr<const Tensor>>> tensor_attributes;
+  // The subgraphs of a control-flow op (ONNX If's then_branch/else_branch, Loop's and Scan's
+  // body), traced by the frontend into graphs of their own, in the node's attribute order. Each
+  // graph's placeholders are its formal inputs, then one per item of the node's `captures` kwarg,
+  // in that order (every subgraph of the node takes all of them): the executor runs it on the
+  // values the node passes. A subgraph the frontend could not trace has no graph and says why.
+  std::vector<Subgraph> subgraphs;
   std::any source;
   // Provenance, the IR's own: the model's name for the value this node produces (what export
   // keeps, so that consumers of the written model find it), the model's op the node was made

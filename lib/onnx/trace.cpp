@@ -708,11 +708,58 @@ class Tracer {
       std::string target =
           local_function ? node.domain() + "." + node.op_type() : functionTarget(node);
       call = gm_->graph().callFunction(target, std::move(args), std::move(kwargs));
+      if (hasSubgraphs(node)) traceSubgraphs(node, *call);
     }
     // The record shares ownership of the model rather than copying the node out of it.
     record.protos.emplace_back(model_.proto, &node);
     keepTensorAttributes(node, *call);
     bindOutputs(call, node, std::move(record));
+  }
+
+  // Each graph attribute of a control-flow op becomes a GraphModule of its own (ir::Subgraph),
+  // traced by a Tracer as the main graph is, from a copy (tracing moves tensor bytes out of the
+  // proto; the record keeps the attribute as written, for export). Its placeholders: the
+  // subgraph's inputs, then one per value the node captures, in the `captures` kwarg's order,
+  // typed as this graph knows them. Nested subgraphs are traced by the inner tracer in turn: a
+  // value captured from two scopes out is an input of each graph in between. A subgraph that
+  // does not trace leaves the model traceable; the executor reports why it cannot run it.
+  void traceSubgraphs(const NodeProto& node, ir::Node& call) {
+    std::vector<std::string_view> captures = capturesOf(node);
+    for (const auto& attr : node.attribute()) {
+      if (attr.type() != AttributeProto::GRAPH || !attr.has_g()) continue;
+      ir::Subgraph subgraph{attr.name(), nullptr, ""};
+      LoadedModel inner;
+      inner.proto = std::make_shared<::onnx::ModelProto>();
+      inner.proto->set_ir_version(model_.proto->ir_version());
+      *inner.proto->mutable_opset_import() = model_.proto->opset_import();
+      *inner.proto->mutable_functions() = model_.proto->functions();
+      ::onnx::GraphProto& graph = *inner.proto->mutable_graph();
+      graph = attr.g();
+      for (std::string_view name : captures) {
+        ::onnx::ValueInfoProto& input = *graph.add_input();
+        input.set_name(std::string(name));
+        if (const ::onnx::TypeProto* type = typeOf(name)) {
+          *input.mutable_type() = *type;
+        } else if (isConstant(name)) {
+          const ir::Tensor& tensor = *constants_.at(name).tensor;
+          auto& tensor_type = *input.mutable_type()->mutable_tensor_type();
+          tensor_type.set_elem_type(static_cast<int32_t>(tensor.dtype));
+          for (int64_t d : tensor.dims) tensor_type.mutable_shape()->add_dim()->set_dim_value(d);
+        }
+      }
+      inner.base_dir = model_.base_dir;
+      TraceOptions options = options_;
+      options.infer_shapes = false;  // the subgraph's values keep the types the model declares
+      options.input_shapes.clear();
+      options.batch = 0;
+      try {
+        subgraph.graph = Tracer(std::move(inner), options).run();
+      } catch (const ModelError& error) {
+        subgraph.error = error.what();
+        spdlog::debug("trace: {} of {}: {}", attr.name(), call.name(), subgraph.error);
+      }
+      call.meta.subgraphs.push_back(std::move(subgraph));
+    }
   }
 
   // Tensor-valued attributes as tensors the executor can read; the proto is copied (these are
