@@ -41,6 +41,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/torch_time.py" <<'PY'
 import json, statistics, sys, time
+import warnings
+warnings.filterwarnings("ignore")  # torchvision's notes on weight initialization
 sys.path.insert(0, "scripts")  # run from the repository root
 import torch
 import zoo

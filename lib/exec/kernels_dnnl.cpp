@@ -759,20 +759,25 @@ Kernel layerNorm(Kernel reference) {
   };
 }
 
-// GELU, exact (erf) or tanh-approximated, as oneDNN's eltwise on the flat elements.
-Kernel gelu(Kernel reference) {
+// An elementwise activation as oneDNN's eltwise on the flat elements: SiLU (swish with α 1),
+// Sigmoid, Tanh, and GELU exact (erf) or tanh-approximated (its `approximate` attribute).
+template <dnnl::algorithm kAlgorithm, int kAlpha = 0>
+Kernel eltwise(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
-    std::string approximate = c.stringAttribute("approximate", "none");
-    if (!fastFloat(c, x) || (approximate != "none" && approximate != "tanh")) return reference(c);
-    std::vector<int64_t> dims{x.numel(), approximate == "tanh" ? 1 : 0};
-    PrimitivePlan& plan = primitivePlan(c, dims, [&] {
+    dnnl::algorithm algorithm = kAlgorithm;
+    if (algorithm == dnnl::algorithm::eltwise_gelu_erf) {
+      std::string approximate = c.stringAttribute("approximate", "none");
+      if (approximate == "tanh") algorithm = dnnl::algorithm::eltwise_gelu_tanh;
+      if (approximate != "none" && approximate != "tanh") return reference(c);
+    }
+    if (!fastFloat(c, x)) return reference(c);
+    std::vector<int64_t> key{x.numel(), static_cast<int64_t>(algorithm)};
+    PrimitivePlan& plan = primitivePlan(c, key, [&] {
       PrimitivePlan p;
       p.src = p.dst = plainDesc({x.numel()});
-      dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                       approximate == "tanh" ? dnnl::algorithm::eltwise_gelu_tanh
-                                                             : dnnl::algorithm::eltwise_gelu_erf,
-                                       p.src, 0.0f, 0.0f);
+      dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, p.src,
+                                       static_cast<float>(kAlpha), 0.0f);
       p.primitive = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
       return p;
     });
@@ -846,7 +851,10 @@ void addFastKernels(KernelTable& t) {
     t[one_d] = liftTo2d(t.at(two_d));
   wrap(t, {"torch.softmax", "module:Softmax"}, softmax);
   wrap(t, {"torch.nn.functional.layer_norm", "module:LayerNorm"}, layerNorm);
-  wrap(t, {"torch.nn.functional.gelu", "module:GELU"}, gelu);
+  wrap(t, {"torch.nn.functional.gelu", "module:GELU"}, eltwise<dnnl::algorithm::eltwise_gelu_erf>);
+  wrap(t, {"module:SiLU"}, eltwise<dnnl::algorithm::eltwise_swish, 1>);
+  wrap(t, {"torch.sigmoid", "module:Sigmoid"}, eltwise<dnnl::algorithm::eltwise_logistic>);
+  wrap(t, {"torch.tanh", "module:Tanh"}, eltwise<dnnl::algorithm::eltwise_tanh>);
   wrap(t, {"torch.sum"}, reduction<dnnl::algorithm::reduction_sum>);
   wrap(t, {"torch.mean"}, reduction<dnnl::algorithm::reduction_mean>);
   wrap(t, {"torch.amax"}, reduction<dnnl::algorithm::reduction_max>);

@@ -504,6 +504,13 @@ TEST_CASE("Softmax, LayerNorm, GELU and reductions: oneDNN equals the reference"
                                 {{"approximate", ir::Argument(std::string(approximate))}}),
                        {x});
   }
+  // SiLU, Sigmoid and Tanh over the same range.
+  for (const char* target : {"module:SiLU", "module:Sigmoid", "module:Tanh"}) {
+    CAPTURE(target);
+    Value x = input({1000}, 21);
+    for (size_t k = 0; k < x.f.size(); ++k) x.f[k] *= 6.0f;  // up to about ±20
+    checkBackendsAgree(*oneModule(std::string(target).substr(7), {}, {}), {x});
+  }
   // Reductions over one axis, several, all of them, with and without keepdims.
   for (const char* target : {"torch.sum", "torch.mean", "torch.amax", "torch.amin"}) {
     for (auto [axes, keep] : std::vector<std::pair<std::vector<int64_t>, int64_t>>{
