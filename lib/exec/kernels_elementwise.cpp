@@ -173,7 +173,36 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     for (size_t k = 0; k < out.size(); ++k) out[k] = fn(x[k], y[k]);
     return out;
   }
-  out.resize(static_cast<size_t>(checkedNumel(broadcastShape(a.shape, b.shape), a.dtype)));
+  std::vector<int64_t> full = broadcastShape(a.shape, b.shape);
+  out.resize(static_cast<size_t>(checkedNumel(full, a.dtype)));
+  // One operand of the full shape and the other constant along the trailing dimensions from
+  // some point (x · s with s [N, C, 1, 1]; a scalar): block by block, no index arithmetic.
+  auto blocked = [&](const Value& whole, const Value& part, bool part_second) {
+    if (whole.shape != full || part.shape.size() > full.size()) return false;
+    std::vector<int64_t> p(full.size() - part.shape.size(), 1);
+    p.insert(p.end(), part.shape.begin(), part.shape.end());
+    size_t split = full.size();
+    while (split > 0 && p[split - 1] == 1) --split;
+    for (size_t d = 0; d < split; ++d) {
+      if (p[d] != full[d]) return false;
+    }
+    const std::vector<T>& w = part_second ? x : y;
+    const std::vector<T>& v = part_second ? y : x;
+    size_t blocks = v.size(), block = blocks ? out.size() / blocks : 0;
+    for (size_t i = 0; i < blocks; ++i) {
+      T c = v[i];
+      const T* in = w.data() + i * block;
+      T* to = out.data() + i * block;
+      if (part_second) {
+        for (size_t k = 0; k < block; ++k) to[k] = fn(in[k], c);
+      } else {
+        for (size_t k = 0; k < block; ++k) to[k] = fn(c, in[k]);
+      }
+    }
+    shape = full;
+    return true;
+  };
+  if (!out.empty() && (blocked(a, b, true) || blocked(b, a, false))) return out;
   shape = forEachBroadcast(a, b, [&](int64_t o, int64_t i, int64_t j) {
     out[static_cast<size_t>(o)] = fn(x[static_cast<size_t>(i)], y[static_cast<size_t>(j)]);
   });
