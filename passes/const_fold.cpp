@@ -106,6 +106,19 @@ int64_t foldShapes(ir::GraphModule& gm, std::unordered_set<const ir::Node*>& era
   return folded;
 }
 
+// A Loop, or a node whose subgraphs hold one: its trip count is the model's to bound (ONNX allows
+// a loop without end), so folding it could take any time. Left to run.
+bool mayLoop(const ir::Node& node) {
+  if (node.target() == "onnx.Loop") return true;
+  for (const ir::Subgraph& subgraph : node.meta.subgraphs) {
+    if (!subgraph.graph) return true;
+    for (const ir::Node* inner : subgraph.graph->graph()) {
+      if (mayLoop(*inner)) return true;
+    }
+  }
+  return false;
+}
+
 Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   PassResult result;
   const int64_t max_bytes = options.getInt("max-bytes");
@@ -116,7 +129,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   for (ir::Node* node : nodes) {
     if (erased.count(node)) continue;
     if (node->op() != ir::Opcode::kCallFunction || node->target() == "operator.getitem" ||
-        ir::isRandom(*node) || ir::isImpure(*node) || node->users().empty())
+        ir::isRandom(*node) || ir::isImpure(*node) || node->users().empty() || mayLoop(*node))
       continue;
     auto inputs = constantInputs(gm, *node);
     if (!inputs) continue;

@@ -556,6 +556,22 @@ def limit_models():
            helper.make_node("Neg", ["r"], ["z"], name="neg")],
           [helper.make_tensor_value_info("c", TensorProto.BOOL, []), helper.make_tensor_value_info("x", T, [1])],
           outputs=[helper.make_tensor_value_info("z", T, [1])])
+    # A Loop without end on constant inputs (no trip count; the body passes cond = true on):
+    # optimizing it must not run it.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Add", ["v_in", "one"], ["v_out"])], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_in", T, [1])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_out", T, [1])],
+        [numpy_helper.from_array(np.array([1], np.float32), "one")])
+    write("endless_loop",
+          [helper.make_node("Loop", ["", "c", "v0"], ["z"], name="forever", body=body)], [],
+          [numpy_helper.from_array(np.array(True), "c"),
+           numpy_helper.from_array(np.array([0], np.float32), "v0")],
+          outputs=[helper.make_tensor_value_info("z", T, [1])])
 
 
 def big_models(directory, names):

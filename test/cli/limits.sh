@@ -36,6 +36,11 @@ refused "graph has a cycle through node 'branch' (If)" trace $limits/subgraph_cy
 "$fxc" fuse -q $limits/huge_constant_of_shape.onnx --pass simplify -o "$work/s.onnx" || fail "simplify a huge ConstantOfShape"
 "$fxc" trace "$work/s.onnx" | grep -q "constant_of_shape" || fail "the ConstantOfShape was folded"
 [ ! -e "$work/q.onnx" ] || fail "a refused quantize wrote its output"
+# A Loop without end on constant inputs: const-fold leaves it (it would never return), so
+# simplify, trace and lint finish; running it is the model's own endless loop.
+(exec timeout 60 "$fxc" fuse -q $limits/endless_loop.onnx --pass simplify -o "$work/l.onnx") ||
+  fail "simplify of an endless Loop did not finish"
+"$fxc" trace "$work/l.onnx" | grep -q "onnx.Loop" || fail "the endless Loop was folded"
 
 "$make" attr 2097152 "$work/attr.onnx" || fail "cannot make the attribute model"
 refused "node 'relu' (Relu): attribute 'junk' lists 2097152 values; fxc reads at most 1048576" trace "$work/attr.onnx"
