@@ -759,8 +759,8 @@ Kernel layerNorm(Kernel reference) {
   };
 }
 
-// An elementwise activation as oneDNN's eltwise on the flat elements: SiLU (swish with α 1),
-// Sigmoid, Tanh, and GELU exact (erf) or tanh-approximated (its `approximate` attribute).
+// An elementwise activation as oneDNN's eltwise on the flat elements: SiLU (swish with α 1)
+// and GELU exact (erf) or tanh-approximated (its `approximate` attribute).
 template <dnnl::algorithm kAlgorithm, int kAlpha = 0>
 Kernel eltwise(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
@@ -853,8 +853,6 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.nn.functional.layer_norm", "module:LayerNorm"}, layerNorm);
   wrap(t, {"torch.nn.functional.gelu", "module:GELU"}, eltwise<dnnl::algorithm::eltwise_gelu_erf>);
   wrap(t, {"module:SiLU"}, eltwise<dnnl::algorithm::eltwise_swish, 1>);
-  wrap(t, {"torch.sigmoid", "module:Sigmoid"}, eltwise<dnnl::algorithm::eltwise_logistic>);
-  wrap(t, {"torch.tanh", "module:Tanh"}, eltwise<dnnl::algorithm::eltwise_tanh>);
   wrap(t, {"torch.sum"}, reduction<dnnl::algorithm::reduction_sum>);
   wrap(t, {"torch.mean"}, reduction<dnnl::algorithm::reduction_mean>);
   wrap(t, {"torch.amax"}, reduction<dnnl::algorithm::reduction_max>);
