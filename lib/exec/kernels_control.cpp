@@ -318,6 +318,29 @@ std::vector<Value> runIf(const KernelContext& c) {
   return call.run(interpreter, branch, {});
 }
 
+// True when the body's cond output is, provably, its cond input passed on (directly or through
+// Identity) or the constant true: a Loop without a trip count that starts with cond true then
+// never ends, whatever the body computes, so it is refused instead of run forever.
+bool bodyKeepsCondTrue(const ir::GraphModule& body, const ir::Node* cond_formal) {
+  const ir::Node* output = body.graph().last();
+  if (!output || output->op() != ir::Opcode::kOutput || output->args().empty()) return false;
+  const ir::Argument* result = &output->args()[0];
+  if (result->isSequence()) {
+    if (result->items().empty()) return false;
+    result = &result->items()[0];
+  }
+  if (!result->isNode()) return false;
+  const ir::Node* node = result->toNode();
+  while (node->op() == ir::Opcode::kCallFunction && node->target() == "onnx.Identity" &&
+         node->args().size() == 1 && node->args()[0].isNode())
+    node = node->args()[0].toNode();
+  if (node == cond_formal) return true;
+  if (node->op() != ir::Opcode::kGetAttr) return false;
+  std::shared_ptr<ir::Tensor> constant = body.findTensor(node->target());
+  return constant && constant->dtype == ir::DType::kBool && constant->numel() == 1 &&
+         constant->byteSize() == 1 && constant->bytes()[0] != 0;
+}
+
 std::vector<Value> runLoop(const KernelContext& c) {
   ControlCall call(c, "onnx.Loop");
   if (call.argCount() < 2)
@@ -341,6 +364,10 @@ std::vector<Value> runLoop(const KernelContext& c) {
   bool keep_going = cond_input ? truth(*cond_input, "onnx.Loop: cond") : true;
   Value cond = cond_input ? *cond_input : scalarFor(formal[1], 1, ir::DType::kBool);
 
+  if (!trip_count && keep_going && (!cond_input || bodyKeepsCondTrue(body_graph, formal[1])))
+    throw ExecError(std::string("onnx.Loop: the loop never ends: no trip count, and ") +
+                    (cond_input ? "the body passes its condition (true) on unchanged"
+                                : "no condition"));
   std::vector<Value> carried;
   for (size_t k = 0; k < carried_count; ++k)
     carried.push_back(call.requiredArg(2 + k, "v_initial"));

@@ -2,7 +2,7 @@
 # Resource limits: what a model asks for beyond reason is refused with one clear line and exit 1,
 # in bounded time and memory (ulimit -v 4 GB here; each case takes well under a second): tensors
 # of 10^12 elements (an initializer, an input, a ConstantOfShape), a cycle through a subgraph, an
-# attribute listing 2·10^6 ints, a 10^5-deep chain (traced and run), and external data that a
+# attribute listing 2·10^6 ints, a Loop that never ends, a 10^5-deep chain (traced and run), and external data that a
 # symbolic link leads out of the model's directory (never read; a link inside it is followed).
 #   limits.sh FXC MAKE_SYNTHETIC
 set -u
@@ -41,6 +41,9 @@ refused "graph has a cycle through node 'branch' (If)" trace $limits/subgraph_cy
 (exec timeout 60 "$fxc" fuse -q $limits/endless_loop.onnx --pass simplify -o "$work/l.onnx") ||
   fail "simplify of an endless Loop did not finish"
 "$fxc" trace "$work/l.onnx" | grep -q "onnx.Loop" || fail "the endless Loop was folded"
+# Run, it is refused at once: no trip count, and the body passes cond = true on unchanged.
+refused "onnx.Loop: the loop never ends: no trip count, and the body passes its condition (true) on unchanged" run $limits/endless_loop.onnx
+refused "the loop never ends" quantize $limits/endless_loop.onnx -o "$work/q.onnx"
 
 "$make" attr 2097152 "$work/attr.onnx" || fail "cannot make the attribute model"
 refused "node 'relu' (Relu): attribute 'junk' lists 2097152 values; fxc reads at most 1048576" trace "$work/attr.onnx"
