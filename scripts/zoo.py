@@ -4,13 +4,18 @@ modes (its defaults, which fold constants; and training=PRESERVE with do_constan
 each run by `fxc run` and compared with PyTorch's own output on the same input.
 
 For each model and mode, one row: nodes in the export, whether fxc runs it, and its max abs error
-relative to the output's range (target: <= 1e-4), or the one-line refusal. A row whose numbers
-differ is a WRONG row; the exit status is 1 if any row is wrong (a refusal is not wrong).
+relative to the output's range (target: <= 1e-4), or the one-line refusal; and module recovery:
+of the modules torch.fx.symbolic_trace calls (call_module rows, Dropout and Identity left out: an
+ONNX export cannot hold them), how many fxc's trace calls by the same qualified name, and whether
+the two lists of calls are equal in order ("=") — or "-" where torch.fx cannot trace the model.
+A row whose numbers differ is a WRONG row; the exit status is 1 if any row is wrong (a refusal is
+not wrong).
 Needs `scripts/setup.sh torch` (Debian's python3-torch, torchvision, onnx); not run by CI.
 
   scripts/zoo.py [--only NAME,...] [--modes fold,preserve] [--fxc build/fxc] [--dir build/zoo]
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -101,6 +106,34 @@ MODELS = {
 }
 
 
+def torchfx_modules(model):
+    """The qualified names of the modules torch.fx's trace calls, in order; None if it cannot trace."""
+    try:
+        gm = torch.fx.symbolic_trace(model)
+    except Exception:  # torch.fx's own limits (control flow on values, unsupported calls)
+        return None
+    modules = dict(gm.named_modules())
+    return [n.target for n in gm.graph.nodes if n.op == "call_module"
+            and not isinstance(modules[n.target], (torch.nn.Dropout, torch.nn.Identity))]
+
+
+def fxc_modules(fxc, path):
+    out = subprocess.run([fxc, "trace", "-q", path, "--format", "json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    return [n["target"] for n in json.loads(out.stdout)["nodes"] if n["op"] == "call_module"]
+
+
+def recovery(want, got):
+    if want is None:
+        return "-"
+    if got is None:
+        return "not traced"
+    have = set(got)
+    found = sum(1 for target in set(want) if target in have)
+    return f"{found}/{len(set(want))}" + (" =" if want == got else "")
+
+
 def export(model, inputs, path, mode):
     names = [f"input{k}" for k in range(len(inputs))]
     kwargs = dict(opset_version=13, input_names=names, output_names=["output"])
@@ -122,13 +155,14 @@ def main():
     names = [n for n in args.only.split(",") if n] or list(MODELS)
     torch.manual_seed(0)
     wrong = 0
-    print("| model | export | nodes | fxc | max abs error / range |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| model | export | nodes | fxc | max abs error / range | modules as torch.fx |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name in names:
         for mode in args.modes.split(","):
             torch.manual_seed(0)
             model, inputs = MODELS[name]()
             model.eval()
+            want_modules = torchfx_modules(model)
             path = os.path.join(args.dir, f"{name}.{mode}.onnx")
             with torch.no_grad():
                 want = model(*inputs)
@@ -136,7 +170,7 @@ def main():
             try:  # outside no_grad: there torch 1.13 takes fast paths that have no export
                 input_names = export(model, inputs, path, mode)
             except Exception as error:  # torch.onnx cannot: not fxc's row to judge
-                print(f"| {name} | {mode} | - | not exported | {str(error).splitlines()[0][:100]} |")
+                print(f"| {name} | {mode} | - | not exported | {str(error).splitlines()[0][:100]} | - |")
                 continue
             nodes = len(onnx.load(path, load_external_data=False).graph.node)
             with tempfile.TemporaryDirectory() as work:
@@ -156,7 +190,8 @@ def main():
                     status = "runs" if relative <= args.tolerance else "WRONG"
                     error = f"{relative:.2g}"
                     wrong += status == "WRONG"
-            print(f"| {name} | {mode} | {nodes} | {status} | {error} |", flush=True)
+            modules = recovery(want_modules, fxc_modules(args.fxc, path))
+            print(f"| {name} | {mode} | {nodes} | {status} | {error} | {modules} |", flush=True)
     return 1 if wrong else 0
 
 

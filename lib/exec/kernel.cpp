@@ -224,6 +224,11 @@ const std::unordered_map<std::string, Kernel>& referenceKernels() {
   return kernels;
 }
 
+const Value* parameter(const KernelContext& c, const char* name, size_t index) {
+  if (const Value* t = c.tensor(name)) return t;
+  return c.optionalInput(index);
+}
+
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c) {
   std::vector<Value> copies(c.inputCount());
   std::vector<const Value*> inputs(c.inputCount());

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <optional>
 #include <type_traits>
 #include <unordered_map>
 
@@ -817,6 +818,274 @@ Kernel reduction(Kernel reference) {
   };
 }
 
+// Elementwise ops on a value in oneDNN's layout (a convolution's output): the activations, the
+// global average pool and a broadcast add or mul run on the blocked memory itself (oneDNN's
+// eltwise, pooling and binary primitives), so a mobile block's conv → ReLU6 → conv, a residual
+// add of two convolutions or a squeeze-excitation's x · s[N, C, 1, 1] keep the layout instead of
+// going to NCHW and back around every op. oneDNN keeps a blocked layout's padded channels zero.
+// Plain inputs, and anything these do not cover, go to the kernel they wrap, on plain copies.
+bool nativeFloat(const Value& x) {
+  return x.native && x.dtype == ir::DType::kFloat32 &&
+         dynamic_cast<const DnnlData*>(x.native.get()) != nullptr;
+}
+
+// The eltwise that computes a node, with its α and β.
+struct Activation {
+  dnnl::algorithm algorithm = dnnl::algorithm::undef;
+  float alpha = 0, beta = 0;
+  bool operator==(const Activation& o) const {
+    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
+  }
+};
+using ActivationOf = std::optional<Activation> (*)(const KernelContext&);
+
+struct NativePlan {
+  memory::desc src, src1;  // the input layouts the primitive was made for
+  Activation activation;
+  dnnl::primitive primitive;
+  memory::desc dst;
+  bool use_fallback = false;
+};
+
+// A plan kept in the node's state, made again when `fits` fails; one oneDNN declines falls back.
+template <typename Fits, typename Make>
+NativePlan& nativePlan(const KernelContext& c, Fits fits, Make make) {
+  return c.plan<NativePlan>(fits, [&] {
+    auto plan = std::make_shared<NativePlan>();
+    try {
+      make(*plan);
+    } catch (const dnnl::error&) {
+      plan->use_fallback = true;
+    }
+    return plan;
+  });
+}
+
+Kernel nativeUnary(Kernel previous, ActivationOf activation_of) {
+  return [previous, activation_of](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    std::optional<Activation> activation;
+    if (!nativeFloat(x) || !c.state() || !(activation = activation_of(c)))
+      return onPlainInputs(previous, c);
+    memory src = memoryOf(x);
+    NativePlan& plan = nativePlan(
+        c,
+        [&](const NativePlan& p) { return p.src == src.get_desc() && p.activation == *activation; },
+        [&](NativePlan& p) {
+          p.src = p.dst = src.get_desc();
+          p.activation = *activation;
+          dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                           activation->algorithm, p.src, activation->alpha,
+                                           activation->beta);
+          p.primitive = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
+        });
+    if (plan.use_fallback) return onPlainInputs(previous, c);
+    memory dst(plan.dst, engine());
+    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    stream().wait();
+    return {valueOf(std::move(dst), x.shape, {})};
+  };
+}
+
+template <dnnl::algorithm kAlgorithm, int kAlpha = 0>
+std::optional<Activation> fixedActivation(const KernelContext&) {
+  return Activation{kAlgorithm, static_cast<float>(kAlpha), 0.0f};
+}
+
+std::optional<Activation> clampActivation(const KernelContext& c) {
+  auto [lo, hi] = clipBounds(c);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
+  return Activation{dnnl::algorithm::eltwise_clip_v2, lo, hi};
+}
+
+std::optional<Activation> leakyActivation(const KernelContext& c) {
+  return Activation{dnnl::algorithm::eltwise_relu, c.floatAttribute("alpha", 0.01f), 0.0f};
+}
+
+std::optional<Activation> geluActivation(const KernelContext& c) {
+  std::string approximate = c.stringAttribute("approximate", "none");
+  if (approximate == "none") return Activation{dnnl::algorithm::eltwise_gelu_erf};
+  if (approximate == "tanh") return Activation{dnnl::algorithm::eltwise_gelu_tanh};
+  return std::nullopt;
+}
+
+// a + b or a · b where one operand is native and the other has its shape or broadcasts into it
+// (right-aligned): the result has the native operand's shape and layout.
+Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
+  return [previous, algorithm](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() != 2 || !c.state()) return onPlainInputs(previous, c);
+    const Value* a = &c.input(0);
+    const Value* b = &c.input(1);
+    if (!nativeFloat(*a)) std::swap(a, b);  // a + b is b + a, a · b is b · a, bit for bit
+    if (!nativeFloat(*a) || !b->isFloat() || b->shape.size() > a->shape.size())
+      return onPlainInputs(previous, c);
+    std::vector<int64_t> dims(a->shape.size(), 1);
+    size_t offset = a->shape.size() - b->shape.size();
+    for (size_t d = 0; d < b->shape.size(); ++d) {
+      if (b->shape[d] != 1 && b->shape[d] != a->shape[offset + d])
+        return onPlainInputs(previous, c);
+      dims[offset + d] = b->shape[d];
+    }
+    memory src0 = memoryOf(*a), src1;
+    if (dims == a->shape) {  // the other operand in the same layout
+      memory other = memoryOf(*b);
+      if (other.get_desc() == src0.get_desc()) {
+        src1 = other;
+      } else {
+        src1 = memory(src0.get_desc(), engine());
+        dnnl::reorder(other, src1).execute(stream(), other, src1);
+      }
+    } else {
+      if (b->native) return onPlainInputs(previous, c);
+      src1 = memory(plainDesc(dims), engine(), const_cast<float*>(b->f.data()));
+    }
+    NativePlan& plan = nativePlan(
+        c,
+        [&](const NativePlan& p) {
+          return p.src == src0.get_desc() && p.src1 == src1.get_desc();
+        },
+        [&](NativePlan& p) {
+          p.src = p.dst = src0.get_desc();
+          p.src1 = src1.get_desc();
+          dnnl::binary::desc desc(algorithm, p.src, p.src1, p.dst);
+          p.primitive = dnnl::binary(dnnl::binary::primitive_desc(desc, engine()));
+        });
+    if (plan.use_fallback) return onPlainInputs(previous, c);
+    memory dst(plan.dst, engine());
+    plan.primitive.execute(stream(),
+                           {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
+    stream().wait();
+    return {valueOf(std::move(dst), a->shape, {})};
+  };
+}
+
+// GlobalAveragePool of a native [N, C, H, W] as oneDNN's average pooling over H × W, into plain
+// [N, C, 1, 1] (small: the squeeze-excitation's or the classifier's input).
+Kernel nativeGlobalAveragePool(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!nativeFloat(x) || x.shape.size() != 4 || !c.state()) return onPlainInputs(previous, c);
+    memory src = memoryOf(x);
+    std::vector<int64_t> out_shape = {x.shape[0], x.shape[1], 1, 1};
+    NativePlan& plan = nativePlan(
+        c, [&](const NativePlan& p) { return p.src == src.get_desc(); },
+        [&](NativePlan& p) {
+          p.src = src.get_desc();
+          p.dst = plainDesc(out_shape);
+          dnnl::pooling_forward::desc desc(
+              dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_avg_exclude_padding,
+              p.src, p.dst, dimsOf({1, 1}), dimsOf({x.shape[2], x.shape[3]}), dimsOf({0, 0}),
+              dimsOf({0, 0}));
+          p.primitive = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(desc, engine()));
+        });
+    if (plan.use_fallback) return onPlainInputs(previous, c);
+    std::vector<float> plain(static_cast<size_t>(x.shape[0] * x.shape[1]));
+    memory dst(plan.dst, engine(), plain.data());
+    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    stream().wait();
+    return {valueOf(std::move(dst), out_shape, std::move(plain))};
+  };
+}
+
+// BatchNormalization in inference mode as oneDNN's (global statistics, scale and shift) on the
+// input's own layout: plain, or native (the output keeps it). Training mode, and parameters
+// other than one float32 per channel, go to the reference kernel.
+struct BatchNormPlan {
+  memory::desc src;
+  float eps = 0;
+  dnnl::batch_normalization_forward primitive;
+  memory mean, variance, scale, shift;
+  bool use_fallback = false;
+};
+
+Kernel batchNormalization(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    bool training = c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0;
+    if (training || c.intAttribute("spatial", 1) == 0 || !x.isFloat() || x.shape.size() < 2 ||
+        x.shape.size() > 5 || (x.native ? !nativeFloat(x) : x.f.empty()) || !c.state())
+      return onPlainInputs(reference, c);
+    const Value* params[] = {parameter(c, "running_mean", 3), parameter(c, "running_var", 4),
+                             parameter(c, "weight", 1), parameter(c, "bias", 2)};
+    for (const Value* p : params) {
+      if (!p || !p->isFloat() || p->native || p->numel() != x.shape[1])
+        return onPlainInputs(reference, c);
+    }
+    float eps = c.floatAttribute("epsilon", 1e-5f);
+    memory src = memoryOf(x);
+    BatchNormPlan& plan = c.plan<BatchNormPlan>(
+        [&](const BatchNormPlan& p) { return p.src == src.get_desc() && p.eps == eps; },
+        [&] {
+          auto p = std::make_shared<BatchNormPlan>();
+          p->src = src.get_desc();
+          p->eps = eps;
+          try {
+            auto flags = dnnl::normalization_flags::use_global_stats |
+                         dnnl::normalization_flags::use_scale |
+                         dnnl::normalization_flags::use_shift;
+            dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                         p->src, eps, flags);
+            p->primitive = dnnl::batch_normalization_forward(
+                dnnl::batch_normalization_forward::primitive_desc(desc, engine()));
+            for (memory* m : {&p->mean, &p->variance, &p->scale, &p->shift})
+              *m = memory(plainDesc({x.shape[1]}), engine());
+          } catch (const dnnl::error&) {
+            p->use_fallback = true;
+          }
+          return p;
+        });
+    if (plan.use_fallback) return onPlainInputs(reference, c);
+    memory* kept[] = {&plan.mean, &plan.variance, &plan.scale, &plan.shift};
+    for (size_t k = 0; k < 4; ++k)
+      std::memcpy(kept[k]->get_data_handle(), params[k]->f.data(), params[k]->f.size() * 4);
+    std::vector<float> plain_storage;
+    memory dst;
+    if (x.native) {
+      dst = memory(plan.src, engine());
+    } else {
+      plain_storage.resize(x.f.size());
+      dst = memory(plan.src, engine(), plain_storage.data());
+    }
+    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src},
+                                      {DNNL_ARG_MEAN, plan.mean},
+                                      {DNNL_ARG_VARIANCE, plan.variance},
+                                      {DNNL_ARG_SCALE, plan.scale},
+                                      {DNNL_ARG_SHIFT, plan.shift},
+                                      {DNNL_ARG_DST, dst}});
+    stream().wait();
+    return {valueOf(std::move(dst), x.shape, std::move(plain_storage))};
+  };
+}
+
+constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d",
+                                       "module:BatchNorm3d", "torch.nn.functional.batch_norm"};
+
+// The keys whose kernels take native values (besides the convolution, pooling and int8 ones).
+const std::vector<std::pair<std::vector<const char*>, ActivationOf>>& nativeActivations() {
+  using A = dnnl::algorithm;
+  static const std::vector<std::pair<std::vector<const char*>, ActivationOf>> table = {
+      {{"torch.relu", "module:ReLU"}, fixedActivation<A::eltwise_relu>},
+      {{"torch.clamp", "module:Hardtanh"}, clampActivation},
+      {{"torch.nn.functional.leaky_relu", "module:LeakyReLU"}, leakyActivation},
+      {{"torch.nn.functional.hardswish", "module:Hardswish"}, fixedActivation<A::eltwise_hardswish>},
+      {{"module:SiLU"}, fixedActivation<A::eltwise_swish, 1>},
+      {{"torch.sigmoid", "module:Sigmoid"}, fixedActivation<A::eltwise_logistic>},
+      {{"torch.tanh", "module:Tanh"}, fixedActivation<A::eltwise_tanh>},
+      {{"torch.nn.functional.gelu", "module:GELU"}, geluActivation},
+  };
+  return table;
+}
+
+const std::vector<std::pair<const char*, dnnl::algorithm>>& nativeBinaries() {
+  static const std::vector<std::pair<const char*, dnnl::algorithm>> table = {
+      {"operator.add", dnnl::algorithm::binary_add}, {"torch.add", dnnl::algorithm::binary_add},
+      {"operator.mul", dnnl::algorithm::binary_mul}, {"torch.mul", dnnl::algorithm::binary_mul}};
+  return table;
+}
+
+constexpr const char* kGlobalAveragePools[] = {"module:AdaptiveAvgPool2d",
+                                               "torch.nn.functional.adaptive_avg_pool2d"};
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -859,6 +1128,13 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.amin"}, reduction<dnnl::algorithm::reduction_min>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
+  // Last: these wrap the kernels above (the plain eltwise ones included).
+  for (const auto& [keys, activation] : nativeActivations())
+    for (const char* key : keys) t[key] = nativeUnary(t.at(key), activation);
+  for (const auto& [key, algorithm] : nativeBinaries())
+    t[key] = nativeBinary(t.at(key), algorithm);
+  for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
+  for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
 }
 
 const std::vector<std::string>& nativeKernelKeys() {
@@ -878,7 +1154,15 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "com.microsoft.QLinearAdd",
                                                 "torch.maximum",
                                                 "torch.minimum"};
-  return keys;
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out = keys;
+    for (const auto& entry : nativeActivations()) out.insert(out.end(), entry.first.begin(), entry.first.end());
+    for (const auto& entry : nativeBinaries()) out.push_back(entry.first);
+    for (const char* key : kGlobalAveragePools) out.push_back(key);
+    for (const char* key : kBatchNorms) out.push_back(key);
+    return out;
+  }();
+  return all;
 }
 
 void setThreads(int threads) { omp_set_num_threads(std::max(threads, 1)); }

@@ -41,6 +41,8 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
+// A parameter: the module's tensor `name`, or the call's input `index` (the functional form).
+const Value* parameter(const KernelContext& c, const char* name, size_t index);
 // An integer result as `dtype` holds it: wrapped to its width as C casts do (uint8 5 - 10 is
 // 251), bool as nonzero; a uint64 outside int64's range is refused, since `i` cannot hold it.
 int64_t wrapTo(int64_t value, ir::DType dtype);

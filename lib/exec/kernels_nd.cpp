@@ -11,11 +11,6 @@
 namespace fxc::exec {
 namespace {
 
-// The module's tensor `name` or the call's input `index` (functional form).
-const Value* parameter(const KernelContext& c, const char* name, size_t index) {
-  if (const Value* t = c.tensor(name)) return t;
-  return c.optionalInput(index);
-}
 
 // The coordinates of every point of a box of `dims`, row-major: the kernel's taps.
 std::vector<std::vector<int64_t>> pointsOf(const std::vector<int64_t>& dims) {

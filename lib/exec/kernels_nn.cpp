@@ -141,11 +141,6 @@ void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t 
 
 namespace {
 
-// A parameter: the module's tensor `name` or the call's input `index` (functional form).
-const Value* parameter(const KernelContext& c, const char* name, size_t index) {
-  if (const Value* t = c.tensor(name)) return t;
-  return c.optionalInput(index);
-}
 
 std::vector<Value> conv2d(const KernelContext& c) {
   if (c.input(0).shape.size() != 4) return convolutionNd(c);

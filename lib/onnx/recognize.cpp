@@ -284,14 +284,17 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
     };
     t["AvgPool2d(padded)"] = avg_pool;
 
-    // Linear: x @ W + b (W [in, out]), or x @ Wᵀ + b through a Transpose of W [out, in] (exports
-    // without constant folding), on x of any rank.
-    for (bool transposed : {false, true}) {
+    // Linear: x @ W + b (W [in, out]), or x @ Wᵀ (+ b) through a Transpose of W [out, in]
+    // (exports without constant folding; a Linear without bias is then Transpose → MatMul), on x
+    // of any rank. (x @ W alone, W constant, is a Linear for the frontend already.)
+    for (auto [transposed, with_bias] : {std::pair{false, true}, std::pair{true, true},
+                                         std::pair{true, false}}) {
       Recognizer linear;
-      linear.op_types = transposed ? std::vector<std::string>{"Transpose", "MatMul", "Add"}
-                                   : std::vector<std::string>{"MatMul", "Add"};
+      linear.op_types = transposed ? std::vector<std::string>{"Transpose", "MatMul"}
+                                   : std::vector<std::string>{"MatMul"};
+      if (with_bias) linear.op_types.push_back("Add");
       linear.needs_constant = true;
-      linear.pattern = [transposed](int64_t) {
+      linear.pattern = [transposed = transposed, with_bias = with_bias](int64_t) {
         Pattern p;
         int x = p.input("x");
         int weight = p.constant("weight");
@@ -304,27 +307,33 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
                            }}})});
         }
         int product = p.op("operator.matmul", {x, weight});
-        p.setOutput(p.op("operator.add", {product, p.constant("bias")}, {true, nullptr}));
+        p.setOutput(with_bias ? p.op("operator.add", {product, p.constant("bias")}, {true, nullptr})
+                              : product);
         return p;
       };
-      linear.build = [transposed](const ir::Match& m, const ir::GraphModule&,
-                                  std::string* why) -> std::optional<Built> {
-        auto weight = m.constant("weight"), bias = m.constant("bias");
+      linear.build = [transposed = transposed, with_bias = with_bias](
+                         const ir::Match& m, const ir::GraphModule&,
+                         std::string* why) -> std::optional<Built> {
+        auto weight = m.constant("weight");
+        auto bias = with_bias ? m.constant("bias") : nullptr;
         if (weight->dims.size() != 2 || weight->dtype != ir::DType::kFloat32 ||
-            bias->dtype != ir::DType::kFloat32) {
+            (bias && bias->dtype != ir::DType::kFloat32)) {
           *why = "the weight is not a float32 matrix";
           return std::nullopt;
         }
         int64_t out = transposed ? weight->dims[0] : weight->dims[1];
-        if (bias->dims != std::vector<int64_t>{out}) {
+        if (bias && bias->dims != std::vector<int64_t>{out}) {
           *why = "the bias is not a vector of the output width";
           return std::nullopt;
         }
-        return Built{{{"transB", Argument(int64_t{transposed ? 1 : 0})}},
-                     {{"weight", weight}, {"bias", bias}},
-                     {m.input("x")}};
+        Built built{{{"transB", Argument(int64_t{transposed ? 1 : 0})}},
+                    {{"weight", weight}},
+                    {m.input("x")}};
+        if (bias) built.roles.emplace_back("bias", bias);
+        return built;
       };
-      t[transposed ? "Linear(transposed)" : "Linear"] = linear;
+      t[!transposed ? "Linear" : with_bias ? "Linear(transposed)" : "Linear(transposed, no bias)"] =
+          linear;
     }
     return t;
   }();

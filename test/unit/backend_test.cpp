@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <tuple>
 
@@ -520,5 +521,134 @@ TEST_CASE("Softmax, LayerNorm, GELU and reductions: oneDNN equals the reference"
       checkBackendsAgree(*oneCall(target, {{"axes", ints(axes)}, {"keepdims", ir::Argument(keep)}}),
                          {input({3, 4, 5}, 20)});
     }
+  }
+}
+
+namespace {
+
+// x → conv a (16 → channels) → op(a) → conv b (channels → 8) → output: the op's input is in
+// oneDNN's layout (blocked; with channels not a multiple of the block, padded), and so is its
+// output where it runs natively. `op` builds the op on the graph.
+std::unique_ptr<ir::GraphModule> betweenConvolutions(
+    int64_t channels, const std::function<ir::Node*(ir::GraphModule&, ir::Node*)>& op) {
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Module* a = gm->addModule("a", "Conv2d");
+  a->setTensor("weight", tensor({channels, 16, 3, 3}, 11));
+  a->setTensor("bias", tensor({channels}, 12));
+  a->attributes() = {{"pads", ints({1, 1, 1, 1})}};
+  ir::Module* b = gm->addModule("b", "Conv2d");
+  b->setTensor("weight", tensor({8, channels, 1, 1}, 13));
+  ir::Graph& g = gm->graph();
+  ir::Node* x = g.placeholder("x");
+  ir::Node* y = op(*gm, g.callModule("a", {x}));
+  g.output(g.callModule("b", {y}));
+  gm->opset = 17;
+  return gm;
+}
+
+}  // namespace
+
+TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout equal the reference") {
+  struct Activation {
+    const char* type;
+    ir::Kwargs attributes;
+  };
+  const std::vector<Activation> activations = {
+      {"ReLU", {}},
+      {"Hardtanh", {{"min", ir::Argument(0.0)}, {"max", ir::Argument(6.0)}}},
+      {"Hardtanh", {{"min", ir::Argument(-0.5)}, {"max", ir::Argument(0.25)}}},
+      {"LeakyReLU", {{"alpha", ir::Argument(0.2)}}},
+      {"Hardswish", {}},
+      {"SiLU", {}},
+      {"Sigmoid", {}},
+      {"Tanh", {}},
+      {"GELU", {}},
+      {"GELU", {{"approximate", ir::Argument(std::string("tanh"))}}}};
+  for (int64_t channels : {16, 12, 40}) {
+    for (const Activation& activation : activations) {
+      CAPTURE(channels);
+      CAPTURE(activation.type);
+      auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+        // The convolution's outputs spread over about ±40: every bound and curved part is hit.
+        m.addModule("act", activation.type)->attributes() = activation.attributes;
+        return m.graph().callModule("act", {v});
+      });
+      checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5)});
+    }
+  }
+  // The other operand: the same shape in the same layout (x + x), another convolution's output,
+  // a plain value of the same shape, a per-channel [1, C, 1, 1] / [C, 1, 1], a scalar; on
+  // either side of the add or mul.
+  for (int64_t channels : {16, 12}) {
+    for (const char* target : {"operator.add", "operator.mul"}) {
+      CAPTURE(channels);
+      CAPTURE(target);
+      for (std::vector<int64_t> other :
+           std::vector<std::vector<int64_t>>{{2, channels, 9, 7}, {1, channels, 1, 1},
+                                             {channels, 1, 1}, {}, {1}, {7}}) {
+        CAPTURE(other.size());
+        for (bool native_first : {true, false}) {
+          auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+            ir::Node* o = m.graph().placeholder("other");
+            return m.graph().callFunction(target, {native_first ? v : o, native_first ? o : v});
+          });
+          checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5), input(other, 6)});
+        }
+      }
+      auto twice = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+        return m.graph().callFunction(target, {v, v});
+      });
+      checkBackendsAgree(*twice, {input({2, 16, 9, 7}, 5)});
+    }
+    // Two convolutions of the same input added (a residual of two branches); then the global
+    // average pool (a squeeze-excitation's) of the sum, multiplied back in.
+    auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+      ir::Node* w = m.graph().callModule("a", {m.graph().first()});
+      ir::Node* sum = m.graph().callFunction("operator.add", {v, w});
+      m.addModule("pool", "AdaptiveAvgPool2d");
+      ir::Node* pooled = m.graph().callModule("pool", {sum});
+      return m.graph().callFunction("operator.mul", {sum, pooled});
+    });
+    checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5)});
+  }
+}
+
+TEST_CASE("BatchNorm in inference mode: oneDNN equals the reference, plain and in oneDNN's layout") {
+  auto batchNorm = [](ir::GraphModule& m, const std::string& path, int64_t channels,
+                      double epsilon) {
+    ir::Module* bn = m.addModule(path, "BatchNorm2d");
+    bn->setTensor("weight", tensor({channels}, 21));
+    bn->setTensor("bias", tensor({channels}, 22));
+    bn->setTensor("running_mean", tensor({channels}, 23));
+    // A variance is positive: |N(0, 1)| + 0.1 (a NaN would compare as equal).
+    auto var = tensor({channels}, 24);
+    std::vector<float> values(static_cast<size_t>(channels));
+    std::memcpy(values.data(), var->bytes(), values.size() * 4);
+    for (float& v : values) v = std::fabs(v) + 0.1f;
+    var->setBytes(std::string(reinterpret_cast<const char*>(values.data()), values.size() * 4));
+    bn->setTensor("running_var", var);
+    bn->attributes() = {{"epsilon", ir::Argument(epsilon)}};
+  };
+  for (int64_t channels : {16, 12}) {
+    for (double epsilon : {1e-5, 0.5}) {
+      CAPTURE(channels);
+      CAPTURE(epsilon);
+      auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+        batchNorm(m, "bn", channels, epsilon);
+        return m.graph().callModule("bn", {v});
+      });
+      checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5)});
+    }
+  }
+  // Plain inputs of rank 2 to 5.
+  for (std::vector<int64_t> shape : std::vector<std::vector<int64_t>>{
+           {3, 5}, {2, 5, 7}, {2, 5, 4, 3}, {1, 5, 2, 3, 4}}) {
+    CAPTURE(shape.size());
+    auto gm = std::make_unique<ir::GraphModule>();
+    batchNorm(*gm, "bn", 5, 1e-3);
+    ir::Graph& g = gm->graph();
+    g.output(g.callModule("bn", {g.placeholder("x")}));
+    gm->opset = 17;
+    checkBackendsAgree(*gm, {input(shape, 7)});
   }
 }

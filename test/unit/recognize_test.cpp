@@ -337,17 +337,21 @@ TEST_CASE("recognition: Linear with and without a transposed weight, square weig
     plain.output(plain.out(plain.op("Add", {y, plain.random({out}, 2)})));
     CHECK(recognizedAndExact(plain, "Linear", "Linear " + std::to_string(out)));
   }
-  // Transpose(W) with W square: the module must use Wᵀ, not W.
-  for (const char* perm : {"1,0", "none", "0,1"}) {
-    ModelBuilder b;
-    auto* transpose = b.op("Transpose", {b.random({8, 8}, 3)});
-    if (std::string(perm) == "1,0") setInts(transpose, "perm", {1, 0});
-    if (std::string(perm) == "0,1") setInts(transpose, "perm", {0, 1});
-    std::string y = b.out(b.op("MatMul", {"x", b.out(transpose)}));
-    b.output(b.out(b.op("Add", {y, b.random({8}, 4)})));
-    bool recognized =
-        recognizedAndExact(b, "Linear", std::string("transposed Linear, perm ") + perm);
-    CHECK(recognized == (std::string(perm) != "0,1"));  // no perm: reversed, for 2-D as [1, 0]
+  // Transpose(W) with W square: the module must use Wᵀ, not W; with a bias and without one
+  // (an unfolded export's Linear(bias=False) is Transpose → MatMul).
+  for (bool with_bias : {true, false}) {
+    for (const char* perm : {"1,0", "none", "0,1"}) {
+      ModelBuilder b;
+      auto* transpose = b.op("Transpose", {b.random({8, 8}, 3)});
+      if (std::string(perm) == "1,0") setInts(transpose, "perm", {1, 0});
+      if (std::string(perm) == "0,1") setInts(transpose, "perm", {0, 1});
+      std::string y = b.out(b.op("MatMul", {"x", b.out(transpose)}));
+      b.output(with_bias ? b.out(b.op("Add", {y, b.random({8}, 4)})) : y);
+      bool recognized = recognizedAndExact(
+          b, "Linear",
+          std::string("transposed Linear, perm ") + perm + (with_bias ? "" : ", no bias"));
+      CHECK(recognized == (std::string(perm) != "0,1"));  // no perm: reversed, for 2-D as [1, 0]
+    }
   }
   // A bias that broadcasts another way stays ops.
   ModelBuilder wide_bias;
