@@ -909,8 +909,51 @@ std::optional<Activation> geluActivation(const KernelContext& c) {
   return std::nullopt;
 }
 
-// a + b or a · b where one operand is native and the other has its shape or broadcasts into it
-// (right-aligned): the result has the native operand's shape and layout.
+// The layout of a native [N, C, H, W] that the per-channel loop addresses: channels in blocks
+// of 16, 8 or 4 (nChw16c, ...; the last block padded with zeros), or channels last (block 0).
+std::optional<int64_t> channelBlock(const memory::desc& desc, const std::vector<int64_t>& shape) {
+  if (shape.size() != 4) return std::nullopt;
+  memory::dims dims(shape.begin(), shape.end());
+  for (auto [tag, block] : {std::pair{Tag::nChw16c, int64_t{16}}, std::pair{Tag::nChw8c, int64_t{8}},
+                            std::pair{Tag::nChw4c, int64_t{4}}, std::pair{Tag::nhwc, int64_t{0}}}) {
+    if (desc == memory::desc(dims, kF32, tag)) return block;
+  }
+  return std::nullopt;
+}
+
+// y = op(x, s[n, c]) over a native [N, C, H, W] laid out as `block` says; padded channels stay 0.
+template <typename Op>
+void perChannel(const float* x, float* y, const std::vector<float>& s, const std::vector<int64_t>& shape,
+                int64_t block, Op op) {
+  int64_t n_count = shape[0], channels = shape[1], plane = shape[2] * shape[3];
+  if (block == 0) {
+#pragma omp parallel for if (n_count * plane * channels > 32768)
+    for (int64_t point = 0; point < n_count * plane; ++point) {
+      const float* table = s.data() + (point / plane) * channels;
+      for (int64_t c = 0; c < channels; ++c)
+        y[point * channels + c] = op(x[point * channels + c], table[c]);
+    }
+    return;
+  }
+  int64_t blocks = (channels + block - 1) / block;
+#pragma omp parallel for if (n_count * plane * channels > 32768)
+  for (int64_t nb = 0; nb < n_count * blocks; ++nb) {
+    int64_t n = nb / blocks, first = (nb % blocks) * block;
+    int64_t valid = std::min(block, channels - first);
+    const float* table = s.data() + n * channels + first;
+    const float* in = x + nb * plane * block;
+    float* out = y + nb * plane * block;
+    for (int64_t p = 0; p < plane; ++p) {
+      for (int64_t b = 0; b < valid; ++b) out[p * block + b] = op(in[p * block + b], table[b]);
+      for (int64_t b = valid; b < block; ++b) out[p * block + b] = 0.0f;
+    }
+  }
+}
+
+// a + b or a · b where one operand is native: the other of its shape (oneDNN's binary, the
+// other reordered to its layout where it differs), or one value per batch entry and channel or
+// fewer ([N, C, 1, 1], [C, 1, 1], a scalar: a loop over the blocked memory). The result has the
+// native operand's shape and layout.
 Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
   return [previous, algorithm](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() != 2 || !c.state()) return onPlainInputs(previous, c);
@@ -926,27 +969,36 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
         return onPlainInputs(previous, c);
       dims[offset + d] = b->shape[d];
     }
-    memory src0 = memoryOf(*a), src1;
-    if (dims == a->shape) {  // the other operand in the same layout
-      memory other = memoryOf(*b);
-      if (other.get_desc() == src0.get_desc()) {
-        src1 = other;
+    memory src0 = memoryOf(*a);
+    if (dims != a->shape) {
+      std::optional<int64_t> block = channelBlock(src0.get_desc(), a->shape);
+      if (!block || dims[2] != 1 || dims[3] != 1) return onPlainInputs(previous, c);
+      std::vector<float> small = b->native ? b->native->plain() : b->f;
+      int64_t n_count = a->shape[0], channels = a->shape[1];
+      std::vector<float> table(static_cast<size_t>(n_count * channels));
+      for (int64_t n = 0; n < n_count; ++n)
+        for (int64_t ch = 0; ch < channels; ++ch)
+          table[static_cast<size_t>(n * channels + ch)] =
+              small[static_cast<size_t>((dims[0] == 1 ? 0 : n) * dims[1] + (dims[1] == 1 ? 0 : ch))];
+      memory dst(src0.get_desc(), engine());
+      const auto* x = static_cast<const float*>(src0.get_data_handle());
+      auto* y = static_cast<float*>(dst.get_data_handle());
+      if (algorithm == dnnl::algorithm::binary_mul) {
+        perChannel(x, y, table, a->shape, *block, [](float u, float v) { return u * v; });
       } else {
-        src1 = memory(src0.get_desc(), engine());
-        dnnl::reorder(other, src1).execute(stream(), other, src1);
+        perChannel(x, y, table, a->shape, *block, [](float u, float v) { return u + v; });
       }
-    } else {
-      if (b->native) return onPlainInputs(previous, c);
-      src1 = memory(plainDesc(dims), engine(), const_cast<float*>(b->f.data()));
+      return {valueOf(std::move(dst), a->shape, {})};
+    }
+    memory other = memoryOf(*b), src1 = other;
+    if (other.get_desc() != src0.get_desc()) {
+      src1 = memory(src0.get_desc(), engine());
+      dnnl::reorder(other, src1).execute(stream(), other, src1);
     }
     NativePlan& plan = nativePlan(
-        c,
-        [&](const NativePlan& p) {
-          return p.src == src0.get_desc() && p.src1 == src1.get_desc();
-        },
+        c, [&](const NativePlan& p) { return p.src == src0.get_desc(); },
         [&](NativePlan& p) {
-          p.src = p.dst = src0.get_desc();
-          p.src1 = src1.get_desc();
+          p.src = p.dst = p.src1 = src0.get_desc();
           dnnl::binary::desc desc(algorithm, p.src, p.src1, p.dst);
           p.primitive = dnnl::binary(dnnl::binary::primitive_desc(desc, engine()));
         });
@@ -959,8 +1011,8 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
   };
 }
 
-// GlobalAveragePool of a native [N, C, H, W] as oneDNN's average pooling over H × W, into plain
-// [N, C, 1, 1] (small: the squeeze-excitation's or the classifier's input).
+// GlobalAveragePool of a native [N, C, H, W] as oneDNN's average pooling over H × W, into
+// [N, C, 1, 1] in the input's layout (oneDNN's fast pooling keeps it; plain when that is plain).
 Kernel nativeGlobalAveragePool(Kernel previous) {
   return [previous](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
@@ -971,16 +1023,19 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
         c, [&](const NativePlan& p) { return p.src == src.get_desc(); },
         [&](NativePlan& p) {
           p.src = src.get_desc();
-          p.dst = plainDesc(out_shape);
+          memory::desc dst_any(dimsOf({x.shape[0], x.shape[1], 1, 1}), kF32, Tag::any);
           dnnl::pooling_forward::desc desc(
               dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_avg_exclude_padding,
-              p.src, p.dst, dimsOf({1, 1}), dimsOf({x.shape[2], x.shape[3]}), dimsOf({0, 0}),
+              p.src, dst_any, dimsOf({1, 1}), dimsOf({x.shape[2], x.shape[3]}), dimsOf({0, 0}),
               dimsOf({0, 0}));
-          p.primitive = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(desc, engine()));
+          dnnl::pooling_forward::primitive_desc pd(desc, engine());
+          p.primitive = dnnl::pooling_forward(pd);
+          p.dst = pd.dst_desc();
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
-    std::vector<float> plain(static_cast<size_t>(x.shape[0] * x.shape[1]));
-    memory dst(plan.dst, engine(), plain.data());
+    std::vector<float> plain;
+    if (plan.dst == plainDesc(out_shape)) plain.resize(static_cast<size_t>(x.shape[0] * x.shape[1]));
+    memory dst = plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
     return {valueOf(std::move(dst), out_shape, std::move(plain))};

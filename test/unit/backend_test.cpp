@@ -577,7 +577,8 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
     }
   }
   // The other operand: the same shape in the same layout (x + x), another convolution's output,
-  // a plain value of the same shape, a per-channel [1, C, 1, 1] / [C, 1, 1], a scalar; on
+  // a plain value of the same shape, per channel ([1, C, 1, 1], [C, 1, 1]), per batch entry and
+  // channel, per batch entry, a scalar, and broadcasts along W or H (not run natively); on
   // either side of the add or mul.
   for (int64_t channels : {16, 12}) {
     for (const char* target : {"operator.add", "operator.mul"}) {
@@ -585,7 +586,8 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
       CAPTURE(target);
       for (std::vector<int64_t> other :
            std::vector<std::vector<int64_t>>{{2, channels, 9, 7}, {1, channels, 1, 1},
-                                             {channels, 1, 1}, {}, {1}, {7}}) {
+                                             {2, channels, 1, 1}, {2, 1, 1, 1},
+                                             {channels, 1, 1}, {}, {1}, {7}, {9, 1}}) {
         CAPTURE(other.size());
         for (bool native_first : {true, false}) {
           auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
