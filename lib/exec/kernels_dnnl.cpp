@@ -15,15 +15,12 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "exec/dnnl_common.h"
 #include "exec/kernels_internal.h"
 #include "exec/quantize.h"
 
 namespace fxc::exec {
-namespace {
-
-using dnnl::memory;
-using Tag = memory::format_tag;
-constexpr auto kF32 = memory::data_type::f32;
+namespace onednn {
 
 dnnl::engine& engine() {
   static dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
@@ -44,8 +41,7 @@ Tag plainTag(size_t rank) {
   return tags[rank - 1];
 }
 
-memory::desc plainDesc(const std::vector<int64_t>& shape,
-                       memory::data_type type = memory::data_type::f32) {
+memory::desc plainDesc(const std::vector<int64_t>& shape, memory::data_type type) {
   return memory::desc(memory::dims(shape.begin(), shape.end()), type, plainTag(shape.size()));
 }
 
@@ -57,26 +53,17 @@ memory::data_type dnnlType(ir::DType dtype) {
                                       : kF32;
 }
 
-// A value in one of oneDNN's layouts.
-class DnnlData : public NativeData {
- public:
-  explicit DnnlData(memory data) : data_(std::move(data)) {}
-  const memory& data() const { return data_; }
-  std::vector<float> plain() const override {
-    memory::desc desc = data_.get_desc();
-    memory::dims dims = desc.dims();
-    size_t n = 1;
-    for (auto d : dims) n *= static_cast<size_t>(d);
-    std::vector<float> out(n);
-    memory plain(memory::desc(dims, kF32, plainTag(dims.size())), engine(), out.data());
-    dnnl::reorder(data_, plain).execute(stream(), const_cast<memory&>(data_), plain);
-    stream().wait();
-    return out;
-  }
-
- private:
-  memory data_;
-};
+std::vector<float> DnnlData::plain() const {
+  memory::desc desc = data_.get_desc();
+  memory::dims dims = desc.dims();
+  size_t n = 1;
+  for (auto d : dims) n *= static_cast<size_t>(d);
+  std::vector<float> out(n);
+  memory plain(memory::desc(dims, kF32, plainTag(dims.size())), engine(), out.data());
+  dnnl::reorder(data_, plain).execute(stream(), const_cast<memory&>(data_), plain);
+  stream().wait();
+  return out;
+}
 
 // The input as oneDNN memory: its native memory, or a view of its plain elements (float32), or
 // a copy of them narrowed to 8 bits (int8/uint8, which a Value holds widened).
@@ -102,7 +89,7 @@ memory memoryOf(const Value& x) {
 // A value for memory `data` of `shape`: plain elements when its layout is plain, else native
 // (always native for 8-bit integers).
 Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage,
-              ir::DType dtype = ir::DType::kFloat32) {
+              ir::DType dtype) {
   Value y;
   y.dtype = dtype;
   y.shape = shape;
@@ -113,6 +100,11 @@ Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float>
   }
   return y;
 }
+}  // namespace onednn
+
+namespace {
+
+using namespace onednn;
 
 void dnnlProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                  const float* b, float* y) {
@@ -818,329 +810,6 @@ Kernel reduction(Kernel reference) {
   };
 }
 
-// Elementwise ops on a value in oneDNN's layout (a convolution's output): the activations, the
-// global average pool and a broadcast add or mul run on the blocked memory itself (oneDNN's
-// eltwise, pooling and binary primitives), so a mobile block's conv → ReLU6 → conv, a residual
-// add of two convolutions or a squeeze-excitation's x · s[N, C, 1, 1] keep the layout instead of
-// going to NCHW and back around every op. oneDNN keeps a blocked layout's padded channels zero.
-// Plain inputs, and anything these do not cover, go to the kernel they wrap, on plain copies.
-bool nativeFloat(const Value& x) {
-  return x.native && x.dtype == ir::DType::kFloat32 &&
-         dynamic_cast<const DnnlData*>(x.native.get()) != nullptr;
-}
-
-// The eltwise that computes a node, with its α and β.
-struct Activation {
-  dnnl::algorithm algorithm = dnnl::algorithm::undef;
-  float alpha = 0, beta = 0;
-  bool operator==(const Activation& o) const {
-    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
-  }
-};
-using ActivationOf = std::optional<Activation> (*)(const KernelContext&);
-
-struct NativePlan {
-  memory::desc src, src1;  // the input layouts the primitive was made for
-  Activation activation;
-  dnnl::primitive primitive;
-  memory::desc dst;
-  bool use_fallback = false;
-};
-
-// A plan kept in the node's state, made again when `fits` fails; one oneDNN declines falls back.
-template <typename Fits, typename Make>
-NativePlan& nativePlan(const KernelContext& c, Fits fits, Make make) {
-  return c.plan<NativePlan>(fits, [&] {
-    auto plan = std::make_shared<NativePlan>();
-    try {
-      make(*plan);
-    } catch (const dnnl::error&) {
-      plan->use_fallback = true;
-    }
-    return plan;
-  });
-}
-
-Kernel nativeUnary(Kernel previous, ActivationOf activation_of) {
-  return [previous, activation_of](const KernelContext& c) -> std::vector<Value> {
-    const Value& x = c.input(0);
-    std::optional<Activation> activation;
-    if (!nativeFloat(x) || !c.state() || !(activation = activation_of(c)))
-      return onPlainInputs(previous, c);
-    memory src = memoryOf(x);
-    NativePlan& plan = nativePlan(
-        c,
-        [&](const NativePlan& p) { return p.src == src.get_desc() && p.activation == *activation; },
-        [&](NativePlan& p) {
-          p.src = p.dst = src.get_desc();
-          p.activation = *activation;
-          dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                           activation->algorithm, p.src, activation->alpha,
-                                           activation->beta);
-          p.primitive = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
-        });
-    if (plan.use_fallback) return onPlainInputs(previous, c);
-    memory dst(plan.dst, engine());
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-    stream().wait();
-    return {valueOf(std::move(dst), x.shape, {})};
-  };
-}
-
-template <dnnl::algorithm kAlgorithm, int kAlpha = 0>
-std::optional<Activation> fixedActivation(const KernelContext&) {
-  return Activation{kAlgorithm, static_cast<float>(kAlpha), 0.0f};
-}
-
-std::optional<Activation> clampActivation(const KernelContext& c) {
-  auto [lo, hi] = clipBounds(c);
-  if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
-  return Activation{dnnl::algorithm::eltwise_clip_v2, lo, hi};
-}
-
-std::optional<Activation> leakyActivation(const KernelContext& c) {
-  return Activation{dnnl::algorithm::eltwise_relu, c.floatAttribute("alpha", 0.01f), 0.0f};
-}
-
-std::optional<Activation> geluActivation(const KernelContext& c) {
-  std::string approximate = c.stringAttribute("approximate", "none");
-  if (approximate == "none") return Activation{dnnl::algorithm::eltwise_gelu_erf};
-  if (approximate == "tanh") return Activation{dnnl::algorithm::eltwise_gelu_tanh};
-  return std::nullopt;
-}
-
-// The layout of a native [N, C, H, W] that the per-channel loop addresses: channels in blocks
-// of 16, 8 or 4 (nChw16c, ...; the last block padded with zeros), or channels last (block 0).
-std::optional<int64_t> channelBlock(const memory::desc& desc, const std::vector<int64_t>& shape) {
-  if (shape.size() != 4) return std::nullopt;
-  memory::dims dims(shape.begin(), shape.end());
-  for (auto [tag, block] : {std::pair{Tag::nChw16c, int64_t{16}}, std::pair{Tag::nChw8c, int64_t{8}},
-                            std::pair{Tag::nChw4c, int64_t{4}}, std::pair{Tag::nhwc, int64_t{0}}}) {
-    if (desc == memory::desc(dims, kF32, tag)) return block;
-  }
-  return std::nullopt;
-}
-
-// y = op(x, s[n, c]) over a native [N, C, H, W] laid out as `block` says; padded channels stay 0.
-template <typename Op>
-void perChannel(const float* x, float* y, const std::vector<float>& s, const std::vector<int64_t>& shape,
-                int64_t block, Op op) {
-  int64_t n_count = shape[0], channels = shape[1], plane = shape[2] * shape[3];
-  if (block == 0) {
-#pragma omp parallel for if (n_count * plane * channels > 32768)
-    for (int64_t point = 0; point < n_count * plane; ++point) {
-      const float* table = s.data() + (point / plane) * channels;
-      for (int64_t c = 0; c < channels; ++c)
-        y[point * channels + c] = op(x[point * channels + c], table[c]);
-    }
-    return;
-  }
-  int64_t blocks = (channels + block - 1) / block;
-#pragma omp parallel for if (n_count * plane * channels > 32768)
-  for (int64_t nb = 0; nb < n_count * blocks; ++nb) {
-    int64_t n = nb / blocks, first = (nb % blocks) * block;
-    int64_t valid = std::min(block, channels - first);
-    const float* table = s.data() + n * channels + first;
-    const float* in = x + nb * plane * block;
-    float* out = y + nb * plane * block;
-    for (int64_t p = 0; p < plane; ++p) {
-      for (int64_t b = 0; b < valid; ++b) out[p * block + b] = op(in[p * block + b], table[b]);
-      for (int64_t b = valid; b < block; ++b) out[p * block + b] = 0.0f;
-    }
-  }
-}
-
-// a + b or a · b where one operand is native: the other of its shape (oneDNN's binary, the
-// other reordered to its layout where it differs), or one value per batch entry and channel or
-// fewer ([N, C, 1, 1], [C, 1, 1], a scalar: a loop over the blocked memory). The result has the
-// native operand's shape and layout.
-Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
-  return [previous, algorithm](const KernelContext& c) -> std::vector<Value> {
-    if (c.inputCount() != 2 || !c.state()) return onPlainInputs(previous, c);
-    const Value* a = &c.input(0);
-    const Value* b = &c.input(1);
-    if (!nativeFloat(*a)) std::swap(a, b);  // a + b is b + a, a · b is b · a, bit for bit
-    if (!nativeFloat(*a) || !b->isFloat() || b->shape.size() > a->shape.size())
-      return onPlainInputs(previous, c);
-    std::vector<int64_t> dims(a->shape.size(), 1);
-    size_t offset = a->shape.size() - b->shape.size();
-    for (size_t d = 0; d < b->shape.size(); ++d) {
-      if (b->shape[d] != 1 && b->shape[d] != a->shape[offset + d])
-        return onPlainInputs(previous, c);
-      dims[offset + d] = b->shape[d];
-    }
-    memory src0 = memoryOf(*a);
-    if (dims != a->shape) {
-      std::optional<int64_t> block = channelBlock(src0.get_desc(), a->shape);
-      if (!block || dims[2] != 1 || dims[3] != 1) return onPlainInputs(previous, c);
-      std::vector<float> small = b->native ? b->native->plain() : b->f;
-      int64_t n_count = a->shape[0], channels = a->shape[1];
-      std::vector<float> table(static_cast<size_t>(n_count * channels));
-      for (int64_t n = 0; n < n_count; ++n)
-        for (int64_t ch = 0; ch < channels; ++ch)
-          table[static_cast<size_t>(n * channels + ch)] =
-              small[static_cast<size_t>((dims[0] == 1 ? 0 : n) * dims[1] + (dims[1] == 1 ? 0 : ch))];
-      memory dst(src0.get_desc(), engine());
-      const auto* x = static_cast<const float*>(src0.get_data_handle());
-      auto* y = static_cast<float*>(dst.get_data_handle());
-      if (algorithm == dnnl::algorithm::binary_mul) {
-        perChannel(x, y, table, a->shape, *block, [](float u, float v) { return u * v; });
-      } else {
-        perChannel(x, y, table, a->shape, *block, [](float u, float v) { return u + v; });
-      }
-      return {valueOf(std::move(dst), a->shape, {})};
-    }
-    memory other = memoryOf(*b), src1 = other;
-    if (other.get_desc() != src0.get_desc()) {
-      src1 = memory(src0.get_desc(), engine());
-      dnnl::reorder(other, src1).execute(stream(), other, src1);
-    }
-    NativePlan& plan = nativePlan(
-        c, [&](const NativePlan& p) { return p.src == src0.get_desc(); },
-        [&](NativePlan& p) {
-          p.src = p.dst = p.src1 = src0.get_desc();
-          dnnl::binary::desc desc(algorithm, p.src, p.src1, p.dst);
-          p.primitive = dnnl::binary(dnnl::binary::primitive_desc(desc, engine()));
-        });
-    if (plan.use_fallback) return onPlainInputs(previous, c);
-    memory dst(plan.dst, engine());
-    plan.primitive.execute(stream(),
-                           {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
-    stream().wait();
-    return {valueOf(std::move(dst), a->shape, {})};
-  };
-}
-
-// GlobalAveragePool of a native [N, C, H, W] as oneDNN's average pooling over H × W, into
-// [N, C, 1, 1] in the input's layout (oneDNN's fast pooling keeps it; plain when that is plain).
-Kernel nativeGlobalAveragePool(Kernel previous) {
-  return [previous](const KernelContext& c) -> std::vector<Value> {
-    const Value& x = c.input(0);
-    if (!nativeFloat(x) || x.shape.size() != 4 || !c.state()) return onPlainInputs(previous, c);
-    memory src = memoryOf(x);
-    std::vector<int64_t> out_shape = {x.shape[0], x.shape[1], 1, 1};
-    NativePlan& plan = nativePlan(
-        c, [&](const NativePlan& p) { return p.src == src.get_desc(); },
-        [&](NativePlan& p) {
-          p.src = src.get_desc();
-          memory::desc dst_any(dimsOf({x.shape[0], x.shape[1], 1, 1}), kF32, Tag::any);
-          dnnl::pooling_forward::desc desc(
-              dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_avg_exclude_padding,
-              p.src, dst_any, dimsOf({1, 1}), dimsOf({x.shape[2], x.shape[3]}), dimsOf({0, 0}),
-              dimsOf({0, 0}));
-          dnnl::pooling_forward::primitive_desc pd(desc, engine());
-          p.primitive = dnnl::pooling_forward(pd);
-          p.dst = pd.dst_desc();
-        });
-    if (plan.use_fallback) return onPlainInputs(previous, c);
-    std::vector<float> plain;
-    if (plan.dst == plainDesc(out_shape)) plain.resize(static_cast<size_t>(x.shape[0] * x.shape[1]));
-    memory dst = plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-    stream().wait();
-    return {valueOf(std::move(dst), out_shape, std::move(plain))};
-  };
-}
-
-// BatchNormalization in inference mode as oneDNN's (global statistics, scale and shift) on the
-// input's own layout: plain, or native (the output keeps it). Training mode, and parameters
-// other than one float32 per channel, go to the reference kernel.
-struct BatchNormPlan {
-  memory::desc src;
-  float eps = 0;
-  dnnl::batch_normalization_forward primitive;
-  memory mean, variance, scale, shift;
-  bool use_fallback = false;
-};
-
-Kernel batchNormalization(Kernel reference) {
-  return [reference](const KernelContext& c) -> std::vector<Value> {
-    const Value& x = c.input(0);
-    bool training = c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0;
-    if (training || c.intAttribute("spatial", 1) == 0 || !x.isFloat() || x.shape.size() < 2 ||
-        x.shape.size() > 5 || (x.native ? !nativeFloat(x) : x.f.empty()) || !c.state())
-      return onPlainInputs(reference, c);
-    const Value* params[] = {parameter(c, "running_mean", 3), parameter(c, "running_var", 4),
-                             parameter(c, "weight", 1), parameter(c, "bias", 2)};
-    for (const Value* p : params) {
-      if (!p || !p->isFloat() || p->native || p->numel() != x.shape[1])
-        return onPlainInputs(reference, c);
-    }
-    float eps = c.floatAttribute("epsilon", 1e-5f);
-    memory src = memoryOf(x);
-    BatchNormPlan& plan = c.plan<BatchNormPlan>(
-        [&](const BatchNormPlan& p) { return p.src == src.get_desc() && p.eps == eps; },
-        [&] {
-          auto p = std::make_shared<BatchNormPlan>();
-          p->src = src.get_desc();
-          p->eps = eps;
-          try {
-            auto flags = dnnl::normalization_flags::use_global_stats |
-                         dnnl::normalization_flags::use_scale |
-                         dnnl::normalization_flags::use_shift;
-            dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                                         p->src, eps, flags);
-            p->primitive = dnnl::batch_normalization_forward(
-                dnnl::batch_normalization_forward::primitive_desc(desc, engine()));
-            for (memory* m : {&p->mean, &p->variance, &p->scale, &p->shift})
-              *m = memory(plainDesc({x.shape[1]}), engine());
-          } catch (const dnnl::error&) {
-            p->use_fallback = true;
-          }
-          return p;
-        });
-    if (plan.use_fallback) return onPlainInputs(reference, c);
-    memory* kept[] = {&plan.mean, &plan.variance, &plan.scale, &plan.shift};
-    for (size_t k = 0; k < 4; ++k)
-      std::memcpy(kept[k]->get_data_handle(), params[k]->f.data(), params[k]->f.size() * 4);
-    std::vector<float> plain_storage;
-    memory dst;
-    if (x.native) {
-      dst = memory(plan.src, engine());
-    } else {
-      plain_storage.resize(x.f.size());
-      dst = memory(plan.src, engine(), plain_storage.data());
-    }
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src},
-                                      {DNNL_ARG_MEAN, plan.mean},
-                                      {DNNL_ARG_VARIANCE, plan.variance},
-                                      {DNNL_ARG_SCALE, plan.scale},
-                                      {DNNL_ARG_SHIFT, plan.shift},
-                                      {DNNL_ARG_DST, dst}});
-    stream().wait();
-    return {valueOf(std::move(dst), x.shape, std::move(plain_storage))};
-  };
-}
-
-constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d",
-                                       "module:BatchNorm3d", "torch.nn.functional.batch_norm"};
-
-// The keys whose kernels take native values (besides the convolution, pooling and int8 ones).
-const std::vector<std::pair<std::vector<const char*>, ActivationOf>>& nativeActivations() {
-  using A = dnnl::algorithm;
-  static const std::vector<std::pair<std::vector<const char*>, ActivationOf>> table = {
-      {{"torch.relu", "module:ReLU"}, fixedActivation<A::eltwise_relu>},
-      {{"torch.clamp", "module:Hardtanh"}, clampActivation},
-      {{"torch.nn.functional.leaky_relu", "module:LeakyReLU"}, leakyActivation},
-      {{"torch.nn.functional.hardswish", "module:Hardswish"}, fixedActivation<A::eltwise_hardswish>},
-      {{"module:SiLU"}, fixedActivation<A::eltwise_swish, 1>},
-      {{"torch.sigmoid", "module:Sigmoid"}, fixedActivation<A::eltwise_logistic>},
-      {{"torch.tanh", "module:Tanh"}, fixedActivation<A::eltwise_tanh>},
-      {{"torch.nn.functional.gelu", "module:GELU"}, geluActivation},
-  };
-  return table;
-}
-
-const std::vector<std::pair<const char*, dnnl::algorithm>>& nativeBinaries() {
-  static const std::vector<std::pair<const char*, dnnl::algorithm>> table = {
-      {"operator.add", dnnl::algorithm::binary_add}, {"torch.add", dnnl::algorithm::binary_add},
-      {"operator.mul", dnnl::algorithm::binary_mul}, {"torch.mul", dnnl::algorithm::binary_mul}};
-  return table;
-}
-
-constexpr const char* kGlobalAveragePools[] = {"module:AdaptiveAvgPool2d",
-                                               "torch.nn.functional.adaptive_avg_pool2d"};
-
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -1183,13 +852,8 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.amin"}, reduction<dnnl::algorithm::reduction_min>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
-  // Last: these wrap the kernels above (the plain eltwise ones included).
-  for (const auto& [keys, activation] : nativeActivations())
-    for (const char* key : keys) t[key] = nativeUnary(t.at(key), activation);
-  for (const auto& [key, algorithm] : nativeBinaries())
-    t[key] = nativeBinary(t.at(key), algorithm);
-  for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
-  for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
+  wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
+  onednn::addLayoutKernels(t);  // last: they wrap the kernels above (the plain eltwise ones too)
 }
 
 const std::vector<std::string>& nativeKernelKeys() {
@@ -1211,10 +875,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "torch.minimum"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> out = keys;
-    for (const auto& entry : nativeActivations()) out.insert(out.end(), entry.first.begin(), entry.first.end());
-    for (const auto& entry : nativeBinaries()) out.push_back(entry.first);
-    for (const char* key : kGlobalAveragePools) out.push_back(key);
-    for (const char* key : kBatchNorms) out.push_back(key);
+    for (const std::string& key : onednn::layoutKernelKeys()) out.push_back(key);
     return out;
   }();
   return all;

@@ -79,6 +79,12 @@ struct NormalizedExtent {
   int64_t outer = 1, extent = 1, inner = 1;
 };
 NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x);
+// Pad's amounts (input 1, the module's `pads` tensor or the attribute: begins, then ends) and
+// its constant (input 2, `constant_value`, or the attribute `value`).
+std::vector<int64_t> padAmounts(const KernelContext& c);
+double padValue(const KernelContext& c);
+// The fast table's constant Pad (float32, no negative pads), wrapping the reference.
+Kernel constantPadByRows(Kernel reference);
 // Clip's bounds (torch.clamp, module Hardtanh): inputs 1 and 2 (opset 11+), else the module's
 // tensors `min`/`max` (constant bounds folded into the module), else the min/max attributes.
 std::pair<float, float> clipBounds(const KernelContext& c);

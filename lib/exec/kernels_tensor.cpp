@@ -2,6 +2,7 @@
 // (un)squeeze, gather, identity, cast.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "exec/kernels_internal.h"
@@ -101,6 +102,58 @@ void stridedCopy(const Value& x, Value& y, const std::vector<int64_t>& strides, 
     stridedCopyOf(x.f, y.f, y.shape, strides, offset, n);
   else
     stridedCopyOf(x.i, y.i, y.shape, strides, offset, n);
+}
+
+std::vector<int64_t> padAmounts(const KernelContext& c) {
+  if (c.optionalInput(3)) throw ExecError("unsupported: Pad with axes");
+  std::vector<int64_t> pads = c.optionalInput(1) ? c.input(1).asInts()
+                              : c.tensor("pads") ? c.tensor("pads")->asInts()
+                                                 : c.intsAttribute("pads", {});
+  if (pads.size() != 2 * c.input(0).shape.size()) throw ExecError("pads do not match the rank");
+  return pads;
+}
+
+double padValue(const KernelContext& c) {
+  const Value* fill = c.optionalInput(2) ? c.optionalInput(2) : c.tensor("constant_value");
+  return fill && fill->numel() > 0
+             ? (fill->isFloat() ? fill->f[0] : static_cast<double>(fill->i[0]))
+             : c.floatAttribute("value", 0.0f);
+}
+
+// Pad of float32 in constant mode without negative pads, for the fast table: the output filled
+// with the constant, then each of the input's rows copied to its place (the reference works out
+// every element's source by division: 39 ms of Inception-v3's 100).
+Kernel constantPadByRows(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!x.isFloat() || x.native || x.shape.empty() || c.optionalInput(3) ||
+        c.stringAttribute("mode", "constant") != "constant")
+      return reference(c);
+    std::vector<int64_t> pads = padAmounts(c);
+    if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; })) return reference(c);
+    size_t rank = x.shape.size();
+    std::vector<int64_t> shape(rank);
+    for (size_t d = 0; d < rank; ++d) shape[d] = x.shape[d] + pads[d] + pads[d + rank];
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(
+                                                          shape, ir::DType::kFloat32)),
+                                                      static_cast<float>(padValue(c))));
+    int64_t row = x.shape[rank - 1];
+    if (x.numel() == 0) return {std::move(y)};
+    std::vector<int64_t> strides = stridesOf(shape);
+    int64_t start = 0;
+    for (size_t d = 0; d < rank; ++d) start += pads[d] * strides[d];
+    std::vector<int64_t> index(rank, 0);  // the row's place in the input, an odometer
+    for (int64_t r = 0, rows = x.numel() / row; r < rows; ++r) {
+      int64_t at = start;
+      for (size_t d = 0; d + 1 < rank; ++d) at += index[d] * strides[d];
+      std::memcpy(y.f.data() + at, x.f.data() + r * row, static_cast<size_t>(row) * sizeof(float));
+      for (size_t d = rank - 1; d-- > 0;) {
+        if (++index[d] < x.shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return {std::move(y)};
+  };
 }
 
 void addTensorKernels(KernelTable& t) {
@@ -441,18 +494,11 @@ void addTensorKernels(KernelTable& t) {
   add(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
     size_t rank = x.shape.size();
-    if (c.optionalInput(3)) throw ExecError("unsupported: Pad with axes");
-    std::vector<int64_t> pads = c.optionalInput(1) ? c.input(1).asInts()
-                                : c.tensor("pads") ? c.tensor("pads")->asInts()
-                                                   : c.intsAttribute("pads", {});
-    if (pads.size() != 2 * rank) throw ExecError("pads do not match the rank");
+    std::vector<int64_t> pads = padAmounts(c);
     std::string mode = c.stringAttribute("mode", "constant");
     if (mode != "constant" && mode != "reflect" && mode != "edge")
       throw ExecError("unsupported: Pad mode " + mode);
-    const Value* fill = c.optionalInput(2) ? c.optionalInput(2) : c.tensor("constant_value");
-    double value = fill && fill->numel() > 0
-                       ? (fill->isFloat() ? fill->f[0] : static_cast<double>(fill->i[0]))
-                       : c.floatAttribute("value", 0.0f);
+    double value = padValue(c);
     Value y;
     y.dtype = x.dtype;
     for (size_t d = 0; d < rank; ++d) {

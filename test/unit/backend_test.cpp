@@ -654,3 +654,31 @@ TEST_CASE("BatchNorm in inference mode: oneDNN equals the reference, plain and i
     checkBackendsAgree(*gm, {input(shape, 7)});
   }
 }
+
+TEST_CASE("constant Pad by rows equals the reference: ranks 1 to 5, zero, wide and negative pads") {
+  struct Case {
+    std::vector<int64_t> shape, pads;
+  };
+  const std::vector<Case> cases = {
+      {{7}, {2, 3}},
+      {{3, 5}, {0, 1, 2, 0}},
+      {{1, 192, 35, 35}, {0, 0, 1, 1, 0, 0, 1, 1}},  // Inception-v3's, before an AveragePool
+      {{2, 3, 4, 5}, {1, 0, 0, 2, 0, 3, 1, 0}},
+      {{2, 3, 4, 5}, {0, 0, 0, 0, 0, 0, 0, 0}},
+      {{2, 1, 3, 2, 2}, {0, 1, 0, 1, 2, 1, 0, 1, 0, 0}},
+      {{2, 3, 4, 5}, {0, 0, -1, 1, 0, 0, 1, -2}},  // crops: the reference's own
+      {{2, 0, 3}, {0, 1, 1, 0, 1, 1}}};
+  for (const Case& k : cases) {
+    CAPTURE(k.shape.size());
+    CAPTURE(k.pads[2]);
+    auto gm = std::make_unique<ir::GraphModule>();
+    ir::Graph& g = gm->graph();
+    ir::Node* x = g.placeholder("x");
+    ir::Node* pads = g.placeholder("pads");
+    ir::Node* value = g.placeholder("value");
+    g.output(g.callFunction("torch.nn.functional.pad", {x, pads, value}));
+    gm->opset = 17;
+    checkBackendsAgree(*gm, {input(k.shape, 3), Value::ints({static_cast<int64_t>(k.pads.size())}, k.pads),
+                             Value::floats({}, {1.5f})});
+  }
+}

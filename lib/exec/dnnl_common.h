@@ -1,0 +1,55 @@
+// oneDNN as fxc's CPU kernels use it: one engine and stream, plain and native (DnnlData) memory
+// of Values. Included by the kernels_dnnl*.cpp files only (it brings in oneDNN's header).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <vector>
+
+#include "exec/kernels_internal.h"
+
+namespace fxc::exec::onednn {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+
+dnnl::engine& engine();
+dnnl::stream& stream();
+memory::dims dimsOf(std::initializer_list<int64_t> dims);
+// Row-major layout of a rank-1 to rank-6 tensor.
+Tag plainTag(size_t rank);
+memory::desc plainDesc(const std::vector<int64_t>& shape,
+                       memory::data_type type = memory::data_type::f32);
+// The 8-bit integer types oneDNN computes with; f32 for anything else.
+bool isInt8(ir::DType dtype);
+memory::data_type dnnlType(ir::DType dtype);
+
+// A value in one of oneDNN's layouts.
+class DnnlData : public NativeData {
+ public:
+  explicit DnnlData(memory data) : data_(std::move(data)) {}
+  const memory& data() const { return data_; }
+  std::vector<float> plain() const override;
+
+ private:
+  memory data_;
+};
+
+// The input as oneDNN memory: its native memory, or a view of its plain elements (float32), or
+// a copy of them narrowed to 8 bits (int8/uint8, which a Value holds widened).
+memory memoryOf(const Value& x);
+// A value for memory `data` of `shape`: plain elements when `plain_storage` holds them (the
+// memory's layout is plain), else native (always native for 8-bit integers).
+Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage,
+              ir::DType dtype = ir::DType::kFloat32);
+
+// kernels_dnnl_layout.cpp: the kernels that run on a convolution's output in oneDNN's layout
+// (activations, broadcast add/mul, global pooling, BatchNorm), each wrapping the kernel under its
+// key; and those keys (their kernels accept native values).
+void addLayoutKernels(KernelTable& t);
+const std::vector<std::string>& layoutKernelKeys();
+
+}  // namespace fxc::exec::onednn
