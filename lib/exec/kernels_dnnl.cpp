@@ -853,6 +853,7 @@ void addFastKernels(KernelTable& t) {
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
   wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
+  wrap(t, {"onnx.Gather"}, gatherByBlocks);
   onednn::addLayoutKernels(t);  // last: they wrap the kernels above (the plain eltwise ones too)
 }
 

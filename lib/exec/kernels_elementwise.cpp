@@ -202,7 +202,35 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     shape = full;
     return true;
   };
-  if (!out.empty() && (blocked(a, b, true) || blocked(b, a, false))) return out;
+  // Or one operand constant along the leading dimensions up to some point (x + b with b [C]
+  // for x [N, L, C]; an attention bias [1, H, L, L]): the other repeats it, row by row.
+  auto repeated = [&](const Value& whole, const Value& part, bool part_second) {
+    if (whole.shape != full || part.shape.size() > full.size()) return false;
+    std::vector<int64_t> p(full.size() - part.shape.size(), 1);
+    p.insert(p.end(), part.shape.begin(), part.shape.end());
+    size_t split = 0;
+    while (split < full.size() && p[split] == 1) ++split;
+    for (size_t d = split; d < full.size(); ++d) {
+      if (p[d] != full[d]) return false;
+    }
+    const std::vector<T>& w = part_second ? x : y;
+    const std::vector<T>& v = part_second ? y : x;
+    size_t row = v.size(), rows = row ? out.size() / row : 0;
+    for (size_t i = 0; i < rows; ++i) {
+      const T* in = w.data() + i * row;
+      T* to = out.data() + i * row;
+      if (part_second) {
+        for (size_t k = 0; k < row; ++k) to[k] = fn(in[k], v[k]);
+      } else {
+        for (size_t k = 0; k < row; ++k) to[k] = fn(v[k], in[k]);
+      }
+    }
+    shape = full;
+    return true;
+  };
+  if (!out.empty() && (blocked(a, b, true) || blocked(b, a, false) || repeated(a, b, true) ||
+                       repeated(b, a, false)))
+    return out;
   shape = forEachBroadcast(a, b, [&](int64_t o, int64_t i, int64_t j) {
     out[static_cast<size_t>(o)] = fn(x[static_cast<size_t>(i)], y[static_cast<size_t>(j)]);
   });

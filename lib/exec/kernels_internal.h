@@ -85,6 +85,8 @@ std::vector<int64_t> padAmounts(const KernelContext& c);
 double padValue(const KernelContext& c);
 // The fast table's constant Pad (float32, no negative pads), wrapping the reference.
 Kernel constantPadByRows(Kernel reference);
+// The fast table's Gather of float32 (a block copied per index), wrapping the reference.
+Kernel gatherByBlocks(Kernel reference);
 // Clip's bounds (torch.clamp, module Hardtanh): inputs 1 and 2 (opset 11+), else the module's
 // tensors `min`/`max` (constant bounds folded into the module), else the min/max attributes.
 std::pair<float, float> clipBounds(const KernelContext& c);

@@ -156,6 +156,40 @@ Kernel constantPadByRows(Kernel reference) {
   };
 }
 
+// Gather of float32 for the fast table: each index picks a contiguous block of the elements
+// after the axis, copied whole (Swin's q, k, v = qkv[0], qkv[1], qkv[2]: 24 of its 111 ms by
+// the reference's per-element division). Out-of-range indices are the reference's to refuse.
+Kernel gatherByBlocks(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!x.isFloat() || x.native || x.shape.empty() || c.input(1).isFloat() ||
+        c.input(1).isDouble())
+      return reference(c);
+    std::vector<int64_t> indices = c.input(1).asInts();
+    size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
+    int64_t inner = 1, outer = 1, extent = x.shape[axis];
+    for (size_t k = axis + 1; k < x.shape.size(); ++k) inner *= x.shape[k];
+    for (size_t k = 0; k < axis; ++k) outer *= x.shape[k];
+    for (int64_t& index : indices) {
+      if (index < -extent || index >= extent) return reference(c);
+      if (index < 0) index += extent;
+    }
+    std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    shape.insert(shape.end(), c.input(1).shape.begin(), c.input(1).shape.end());
+    shape.insert(shape.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.shape.end());
+    int64_t count = static_cast<int64_t>(indices.size());
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(
+                                       checkedNumel(shape, ir::DType::kFloat32))));
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < count; ++j) {
+        const float* from = x.f.data() + (o * extent + indices[static_cast<size_t>(j)]) * inner;
+        std::copy(from, from + inner, y.f.data() + (o * count + j) * inner);
+      }
+    }
+    return {std::move(y)};
+  };
+}
+
 void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {

@@ -682,3 +682,39 @@ TEST_CASE("constant Pad by rows equals the reference: ranks 1 to 5, zero, wide a
                              Value::floats({}, {1.5f})});
   }
 }
+
+TEST_CASE("Gather by blocks equals the reference: every axis, negative, repeated and N-d indices") {
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t axis;
+    std::vector<int64_t> index_shape, indices;
+  };
+  const std::vector<Case> cases = {
+      {{3, 2, 4, 5}, 0, {}, {1}},             // qkv[1]: a scalar index drops the axis
+      {{3, 2, 4, 5}, 0, {3}, {2, 0, 1}},
+      {{3, 2, 4, 5}, 2, {2, 2}, {-1, 0, 3, 3}},
+      {{3, 2, 4, 5}, -1, {4}, {4, 0, -5, 2}},  // the last axis: blocks of one element
+      {{6}, 0, {2}, {5, 0}},
+      {{2, 3}, 1, {0}, {}},
+      {{2, 3}, 1, {1}, {3}}};  // out of range: the reference's error
+  for (const Case& k : cases) {
+    CAPTURE(k.axis);
+    CAPTURE(k.indices.size());
+    auto gm = std::make_unique<ir::GraphModule>();
+    ir::Graph& g = gm->graph();
+    ir::Node* x = g.placeholder("x");
+    ir::Node* indices = g.placeholder("indices");
+    g.output(g.callFunction("onnx.Gather", {x, indices}, {{"axis", ir::Argument(k.axis)}}));
+    gm->opset = 17;
+    std::vector<Value> inputs = {input(k.shape, 4), Value::ints(k.index_shape, k.indices)};
+    if (k.indices.size() == 1 && k.indices[0] == 3 && k.shape.size() == 2) {
+      for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+        auto run = Interpreter(*gm, backend).run(inputs);
+        REQUIRE_FALSE(run.ok());
+        CHECK(run.error().find("gather index 3 is out of range") != std::string::npos);
+      }
+      continue;
+    }
+    checkBackendsAgree(*gm, inputs);
+  }
+}
