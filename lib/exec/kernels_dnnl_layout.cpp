@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "exec/dnnl_common.h"
@@ -308,6 +309,79 @@ Kernel batchNormalization(Kernel reference) {
 constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d",
                                        "module:BatchNorm3d", "torch.nn.functional.batch_norm"};
 
+// Concat where an input is native: oneDNN's concat into the layout it picks (blocked when the
+// inputs are), so the Fire, Inception and dense blocks' outputs reach the next convolution as
+// they are. Every input float32 of one rank; plain ones are read in place.
+Kernel nativeConcat(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() < 2 || !c.state()) return onPlainInputs(previous, c);
+    const Value& first = c.input(0);
+    size_t rank = first.shape.size();
+    bool any_native = false;
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      const Value& v = c.input(k);
+      if (!v.isFloat() || v.shape.size() != rank || rank < 1 || rank > 6 || v.numel() == 0 ||
+          (v.native && !nativeFloat(v)))
+        return onPlainInputs(previous, c);
+      any_native = any_native || v.native;
+    }
+    if (!any_native) return onPlainInputs(previous, c);
+    int64_t axis_attribute = c.intAttribute("axis", 0);
+    if (axis_attribute < -static_cast<int64_t>(rank) || axis_attribute >= static_cast<int64_t>(rank))
+      return onPlainInputs(previous, c);  // the reference's error
+    int axis = static_cast<int>(axis_attribute < 0 ? axis_attribute + static_cast<int64_t>(rank)
+                                                   : axis_attribute);
+    std::vector<int64_t> shape = first.shape;
+    shape[static_cast<size_t>(axis)] = 0;
+    std::vector<memory> sources;
+    std::vector<memory::desc> descs;
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      const Value& v = c.input(k);
+      for (size_t d = 0; d < rank; ++d) {
+        if (d != static_cast<size_t>(axis) && v.shape[d] != first.shape[d])
+          return onPlainInputs(previous, c);
+      }
+      shape[static_cast<size_t>(axis)] += v.shape[static_cast<size_t>(axis)];
+      sources.push_back(memoryOf(v));
+      descs.push_back(sources.back().get_desc());
+    }
+    struct ConcatPlan {
+      std::vector<memory::desc> sources;
+      int axis = 0;
+      dnnl::concat primitive;
+      memory::desc dst;
+      bool use_fallback = false;
+    };
+    ConcatPlan& plan = c.plan<ConcatPlan>(
+        [&](const ConcatPlan& p) { return p.sources == descs && p.axis == axis; },
+        [&] {
+          auto p = std::make_shared<ConcatPlan>();
+          p->sources = descs;
+          p->axis = axis;
+          try {
+            dnnl::concat::primitive_desc pd(axis, descs, engine());
+            p->primitive = dnnl::concat(pd);
+            p->dst = pd.dst_desc();
+          } catch (const dnnl::error&) {
+            p->use_fallback = true;
+          }
+          return p;
+        });
+    if (plan.use_fallback) return onPlainInputs(previous, c);
+    std::vector<float> plain;
+    if (plan.dst == plainDesc(shape)) plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
+    memory dst = plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
+    std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
+    for (size_t k = 0; k < sources.size(); ++k)
+      args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
+    plan.primitive.execute(stream(), args);
+    stream().wait();
+    return {valueOf(std::move(dst), shape, std::move(plain))};
+  };
+}
+
+constexpr const char* kConcats[] = {"torch.cat"};
+
 // The keys whose kernels take native values (besides the convolution, pooling and int8 ones).
 const std::vector<std::pair<std::vector<const char*>, ActivationOf>>& nativeActivations() {
   using A = dnnl::algorithm;
@@ -342,6 +416,7 @@ void addLayoutKernels(KernelTable& t) {
   for (const auto& [key, algorithm] : nativeBinaries()) t[key] = nativeBinary(t.at(key), algorithm);
   for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
   for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
+  for (const char* key : kConcats) t[key] = nativeConcat(t.at(key));
 }
 
 const std::vector<std::string>& layoutKernelKeys() {
@@ -352,6 +427,7 @@ const std::vector<std::string>& layoutKernelKeys() {
     for (const auto& entry : nativeBinaries()) out.push_back(entry.first);
     for (const char* key : kGlobalAveragePools) out.push_back(key);
     for (const char* key : kBatchNorms) out.push_back(key);
+    for (const char* key : kConcats) out.push_back(key);
     return out;
   }();
   return keys;

@@ -605,7 +605,10 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
     // Two convolutions of the same input added (a residual of two branches); then the global
     // average pool (a squeeze-excitation's) of the sum, multiplied back in.
     auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
-      ir::Node* w = m.graph().callModule("a", {m.graph().first()});
+      ir::Module* other = m.addModule("other", "Conv2d");
+      other->setTensor("weight", tensor({channels, 16, 3, 3}, 41));
+      other->attributes() = {{"pads", ints({1, 1, 1, 1})}};
+      ir::Node* w = m.graph().callModule("other", {m.graph().first()});
       ir::Node* sum = m.graph().callFunction("operator.add", {v, w});
       m.addModule("pool", "AdaptiveAvgPool2d");
       ir::Node* pooled = m.graph().callModule("pool", {sum});
@@ -716,5 +719,38 @@ TEST_CASE("Gather by blocks equals the reference: every axis, negative, repeated
       continue;
     }
     checkBackendsAgree(*gm, inputs);
+  }
+}
+
+TEST_CASE("Concat of values in oneDNN's layout equals the reference: axes, plain inputs, padding") {
+  for (int64_t channels : {16, 12}) {
+    for (int64_t axis : {1, 0, 2, -1}) {
+      for (bool plain_middle : {false, true}) {
+        CAPTURE(channels);
+        CAPTURE(axis);
+        CAPTURE(plain_middle);
+        auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+          ir::Graph& g = m.graph();
+          // A second native value of v's layout (another convolution of the same input).
+          ir::Module* other = m.addModule("other", "Conv2d");
+          other->setTensor("weight", tensor({channels, 16, 3, 3}, 41));
+          other->attributes() = {{"pads", ints({1, 1, 1, 1})}};
+          ir::Node* w = g.callModule("other", {g.first()});
+          std::vector<ir::Argument> parts = {v};
+          if (plain_middle) parts.emplace_back(g.placeholder("plain"));
+          parts.emplace_back(w);
+          ir::Node* joined = g.callFunction("torch.cat", parts, {{"axis", ir::Argument(axis)}});
+          // Along the channels, a 1×1 conv brings them back to conv b's count; along another
+          // axis conv b reads a larger batch, a taller or a wider image.
+          if (axis != 1) return joined;
+          int64_t total = (plain_middle ? 3 : 2) * channels;
+          m.addModule("mix", "Conv2d")->setTensor("weight", tensor({channels, total, 1, 1}, 31));
+          return g.callModule("mix", {joined});
+        });
+        std::vector<Value> inputs = {input({2, 16, 9, 7}, 5)};
+        if (plain_middle) inputs.push_back(input({2, channels, 9, 7}, 8));
+        checkBackendsAgree(*gm, inputs);
+      }
+    }
   }
 }
