@@ -161,7 +161,7 @@ bool shapedByShapesAlone(std::string_view op) {
 // Module types fxc makes itself (fusions, observers): their outputs have their input's shape or
 // a convolution's.
 bool isFxcModule(const std::string& type) {
-  return type == "ConvReLU2d" || type == "ConvAddReLU2d" || type == "SiLU" ||
+  return type == "ConvReLU2d" || type == "ConvAddReLU2d" || type == "ConvAct2d" || type == "SiLU" ||
          type == "MinMaxObserver" || type == "HistogramObserver";
 }
 

@@ -170,7 +170,8 @@ void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags);
 // quantized ops on integer
 // kernels: what the QDQ form specifies, within one quantization step of the float simulation;
 // not on cudnn, whose integer kernels are unverified), simplify, and the fusions that keep every
-// output within 1e-5 relative (conv-bn, conv-add-relu, conv-relu). None with -O0 or on the
+// output within 1e-5 relative (conv-bn, conv-add-relu, conv-relu, and conv-act but on cudnn,
+// which has no kernel for it). None with -O0 or on the
 // reference backend, the oracle that runs the model as written, op by op.
 std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec::Backend backend);
 // Runs the pipeline (what each pass changed at -v); an error says -O0 runs the graph as written.

@@ -229,6 +229,25 @@ const Value* parameter(const KernelContext& c, const char* name, size_t index) {
   return c.optionalInput(index);
 }
 
+const std::string& fusedActivation(const KernelContext& c, ir::Kwargs& attributes) {
+  static const std::string prefix = "activation_";
+  const ir::Argument* type = c.attribute("activation");
+  if (!type || type->kind() != ir::Argument::Kind::kString)
+    throw ExecError("a fused convolution without its activation");
+  attributes.clear();
+  for (const auto& [key, value] : c.attributes()) {
+    if (key.compare(0, prefix.size(), prefix) == 0)
+      attributes.emplace_back(key.substr(prefix.size()), value);
+  }
+  return type->toString();
+}
+
+KernelContext activationContext(const KernelContext& c, std::vector<const Value*> inputs,
+                                const ir::Kwargs& attributes) {
+  return c.withView(std::move(inputs), &attributes,
+                    [&c](const std::string& name) { return c.tensor("activation_" + name); });
+}
+
 std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c) {
   std::vector<Value> copies(c.inputCount());
   std::vector<const Value*> inputs(c.inputCount());

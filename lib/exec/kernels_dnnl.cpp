@@ -142,7 +142,31 @@ struct Relayout {
 };
 
 // Fused activation and residual add after a convolution.
-enum class Fused { kNone, kRelu, kAddRelu };
+enum class Fused { kNone, kRelu, kAddRelu, kActivation };
+
+// The eltwise post-op a ConvAct2d's activation is, with its α and β; nullopt: none (the
+// reference kernel runs the node).
+struct PostOp {
+  dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
+  float alpha = 0, beta = 0;
+};
+std::optional<PostOp> postOpOf(const KernelContext& c) {
+  ir::Kwargs attributes;
+  const std::string& activation = fusedActivation(c, attributes);
+  KernelContext view = activationContext(c, {}, attributes);
+  using A = dnnl::algorithm;
+  if (activation == "Hardtanh") {
+    auto [lo, hi] = clipBounds(view);
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
+    return PostOp{A::eltwise_clip_v2, lo, hi};
+  }
+  if (activation == "LeakyReLU") return PostOp{A::eltwise_relu, view.floatAttribute("alpha", 0.01f)};
+  if (activation == "Hardswish") return PostOp{A::eltwise_hardswish};
+  if (activation == "SiLU") return PostOp{A::eltwise_swish, 1.0f};
+  if (activation == "Sigmoid") return PostOp{A::eltwise_logistic};
+  if (activation == "Tanh") return PostOp{A::eltwise_tanh};
+  return std::nullopt;
+}
 
 // What a convolution node keeps between runs.
 struct ConvPlan {
@@ -156,7 +180,8 @@ struct ConvPlan {
   Relayout src;
 };
 
-std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused) {
+std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused,
+                                          const PostOp& post) {
   auto plan = std::make_shared<ConvPlan>();
   const Window& win = g.win;
   memory::dims src_dims = dimsOf({g.n, g.cin, g.h, g.w});
@@ -173,7 +198,10 @@ std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b,
       dimsOf({win.pads[2], win.pads[3]}));
   dnnl::post_ops ops;
   if (fused == Fused::kAddRelu) ops.append_sum(1.0f);  // dst holds the residual before the run
-  if (fused != Fused::kNone) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  if (fused == Fused::kActivation)
+    ops.append_eltwise(1.0f, post.algorithm, post.alpha, post.beta);
+  else if (fused != Fused::kNone)
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
@@ -208,6 +236,12 @@ Kernel convolution(Kernel reference, Fused fused) {
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
         (b && (!b->isFloat() || b->native || b->numel() != w->shape[0])) || !c.state())
       return onPlainInputs(reference, c);
+    PostOp post;
+    if (fused == Fused::kActivation) {
+      std::optional<PostOp> found = postOpOf(c);
+      if (!found) return onPlainInputs(reference, c);
+      post = *found;
+    }
     ConvGeometry g = convGeometry(c, x, *w);
     std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
@@ -217,7 +251,7 @@ Kernel convolution(Kernel reference, Fused fused) {
                          [&] {
                            std::shared_ptr<ConvPlan> made;
                            try {
-                             made = planConvolution(g, b, fused);
+                             made = planConvolution(g, b, fused, post);
                              if (constant_weight) reorderWeights(*made, *w);
                            } catch (const dnnl::error&) {
                              made = std::make_shared<ConvPlan>();
@@ -825,6 +859,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv(Fused::kNone));
   wrap(t, {"module:ConvReLU2d"}, conv(Fused::kRelu));
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
+  wrap(t, {"module:ConvAct2d"}, conv(Fused::kActivation));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
   wrap(t, {"onnx.QLinearConv"}, quantizedConvolution);
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
@@ -864,6 +899,7 @@ const std::vector<std::string>& nativeKernelKeys() {
   static const std::vector<std::string> keys = {"module:Conv2d",
                                                 "module:ConvReLU2d",
                                                 "module:ConvAddReLU2d",
+                                                "module:ConvAct2d",
                                                 "module:MaxPool2d",
                                                 "module:AvgPool2d",
                                                 "torch.nn.functional.max_pool2d",

@@ -41,6 +41,12 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
+// A fused convolution's activation (ConvAct2d): its module type, and in `attributes` its own
+// attributes (the module's activation_* ones, the prefix dropped). activationContext is the
+// node seen as that activation over `inputs`, its tensors the module's activation_* ones.
+const std::string& fusedActivation(const KernelContext& c, ir::Kwargs& attributes);
+KernelContext activationContext(const KernelContext& c, std::vector<const Value*> inputs,
+                                const ir::Kwargs& attributes);
 // A parameter: the module's tensor `name`, or the call's input `index` (the functional form).
 const Value* parameter(const KernelContext& c, const char* name, size_t index);
 // An integer result as `dtype` holds it: wrapped to its width as C casts do (uint8 5 - 10 is

@@ -16,6 +16,7 @@ ModuleKind moduleKind(std::string_view type) {
       {"ConvTranspose3d", K::kConvTranspose3d},
       {"ConvReLU2d", K::kConvReLU2d},
       {"ConvAddReLU2d", K::kConvAddReLU2d},
+      {"ConvAct2d", K::kConvAct2d},
       {"BatchNorm1d", K::kBatchNorm1d},
       {"BatchNorm2d", K::kBatchNorm2d},
       {"BatchNorm3d", K::kBatchNorm3d},

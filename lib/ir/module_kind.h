@@ -16,6 +16,7 @@ enum class ModuleKind {
   kConvTranspose3d,
   kConvReLU2d,     // fused: relu(conv(x)) — torch.ao.nn.intrinsic's name
   kConvAddReLU2d,  // fused: relu(conv(x) + r)
+  kConvAct2d,      // fused: act(conv(x)), `activation` one of conv-act's (ReLU6, SiLU, ...)
   kBatchNorm1d,
   kBatchNorm2d,
   kBatchNorm3d,

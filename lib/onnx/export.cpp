@@ -441,6 +441,10 @@ class Exporter {
       setOutputs(node, relu, nullptr);
       return;
     }
+    if (module->type() == "ConvAct2d") {
+      emitConvActivation(node, *module);
+      return;
+    }
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
     std::string op = opForModuleType(module->type());
     if (op.empty())
@@ -449,10 +453,81 @@ class Exporter {
     setOutputs(node, out, nullptr);
   }
 
+  // ConvAct2d (conv-act) written back as its ops, at the model's opset: the Conv, then the
+  // activation — Clip (bounds as inputs from opset 11, as attributes before, as the module had
+  // them), LeakyRelu, Sigmoid, Tanh, HardSwish (opset 14+; before, HardSigmoid(1/6, 1/2) · x)
+  // or SiLU as Sigmoid · x.
+  void emitConvActivation(const ir::Node& node, const ir::Module& module) {
+    static const std::string prefix = "activation_";
+    if (node.args().size() != 1)
+      throw ModelError("node '" + node.name() + "': ConvAct2d takes 1 argument");
+    const ir::Argument* type = module.attribute("activation");
+    if (!type || type->kind() != ir::Argument::Kind::kString)
+      throw ModelError("node '" + node.name() + "': ConvAct2d without its activation");
+    const std::string& activation = type->toString();
+    ir::Kwargs conv_attributes, activation_attributes;
+    for (const auto& [key, value] : module.attributes()) {
+      if (key == "activation") continue;
+      if (key.compare(0, prefix.size(), prefix) == 0)
+        activation_attributes.emplace_back(key.substr(prefix.size()), value);
+      else
+        conv_attributes.emplace_back(key, value);
+    }
+    std::string base = value_.at(&node);
+    NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
+    conv.add_output(unique(base + "_conv"));
+    std::string x = conv.output(0);
+    auto op = [&](const std::string& type_name, const std::string& suffix,
+                  std::vector<std::string> inputs) -> NodeProto& {
+      NodeProto& out = *graph_->add_node();
+      out.set_op_type(type_name);
+      out.set_name(node.name() + suffix);
+      for (const auto& input : inputs) out.add_input(input);
+      return out;
+    };
+    int64_t opset = gm_.opset > 0 ? gm_.opset : 17;
+    NodeProto* last = nullptr;
+    auto gated = [&](NodeProto& gate) {  // x · gate(x)
+      gate.add_output(unique(base + "_gate"));
+      last = &op("Mul", "_mul", {x, gate.output(0)});
+    };
+    if (activation == "Hardtanh") {
+      // The bounds' names first: a bound that was a Constant node is written where it is named.
+      std::vector<std::string> inputs = {x};
+      for (const char* bound : {"min", "max"}) {
+        auto tensor = module.tensor(prefix + bound);
+        if (!tensor) continue;
+        inputs.resize(std::string(bound) == "min" ? 1 : 2);
+        inputs.push_back(tensorName(tensor, node.target() + "." + prefix + bound));
+      }
+      NodeProto& clip = op("Clip", "_clip", inputs);
+      writeAttributes(activation_attributes, clip, node);
+      last = &clip;
+    } else if (activation == "LeakyReLU") {
+      last = &op("LeakyRelu", "_leaky_relu", {x});
+      writeAttributes(activation_attributes, *last, node);
+    } else if (activation == "Sigmoid" || activation == "Tanh") {
+      last = &op(activation, "_" + std::string(activation == "Sigmoid" ? "sigmoid" : "tanh"), {x});
+    } else if (activation == "Hardswish" && opset >= 14) {
+      last = &op("HardSwish", "_hardswish", {x});
+    } else if (activation == "Hardswish") {
+      NodeProto& gate = op("HardSigmoid", "_hardsigmoid", {x});
+      writeAttributes({{"alpha", ir::Argument(1.0 / 6)}, {"beta", ir::Argument(0.5)}}, gate, node);
+      gated(gate);
+    } else if (activation == "SiLU") {
+      gated(op("Sigmoid", "_sigmoid", {x}));
+    } else {
+      throw ModelError("node '" + node.name() + "': ConvAct2d with activation " + activation +
+                       ", which export does not know");
+    }
+    setOutputs(node, *last, nullptr);
+  }
+
   // A node `op` reading `args` and then the module's tensors in the op's parameter slots, with
-  // the module's attributes; no outputs yet.
+  // the module's attributes (or `attributes`); no outputs yet.
   NodeProto& emitModuleOp(const ir::Node& node, const ir::Module& module_ref, const std::string& op,
-                          const std::vector<ir::Argument>& args) {
+                          const std::vector<ir::Argument>& args,
+                          const ir::Kwargs* attributes = nullptr) {
     const ir::Module* module = &module_ref;
     NodeProto& out = *graph_->add_node();
     out.set_op_type(op);
@@ -467,7 +542,7 @@ class Exporter {
         out.add_input(tensorName(tensor, node.target() + "." + slots[i]));
       }
     }
-    writeAttributes(module->attributes(), out, node);
+    writeAttributes(attributes ? *attributes : module->attributes(), out, node);
     return out;
   }
 

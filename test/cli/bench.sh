@@ -42,7 +42,7 @@ grep -q '^fused' <<<"$text" && fail "fused timing with -O0 and without --pass"
 "$fxc" bench -v testdata/models/resnet18_narrow.onnx --runs 2 >"$work/out" 2>"$work/err" ||
   fail "bench without passes failed"
 grep -q '^fused  *2  ' "$work/out" || fail "no optimized timing without --pass: $(cat "$work/out")"
-for pass in quant-fold-weights quant-lower simplify conv-bn conv-add-relu conv-relu; do
+for pass in quant-fold-weights quant-lower simplify conv-bn conv-add-relu conv-relu conv-act; do
   grep -q "fxc: $pass: " "$work/err" || fail "-v does not list $pass: $(cat "$work/err")"
 done
 # --duration: at least that long in timed runs (0.3 s here), more runs than --runs asked for.

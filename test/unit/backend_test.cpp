@@ -754,3 +754,68 @@ TEST_CASE("Concat of values in oneDNN's layout equals the reference: axes, plain
     }
   }
 }
+
+TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution then the activation") {
+  struct Act {
+    const char* type;
+    ir::Kwargs attributes;  // the activation module's
+    bool bounds_as_tensors = false;
+  };
+  const std::vector<Act> acts = {
+      {"Hardtanh", {{"min", ir::Argument(0.0)}, {"max", ir::Argument(6.0)}}},
+      {"Hardtanh", {}, true},  // bounds -1.5 and 2.5 as one-element tensors (Clip, opset 11+)
+      {"LeakyReLU", {{"alpha", ir::Argument(0.1)}}},
+      {"Hardswish", {}},
+      {"SiLU", {}},
+      {"Sigmoid", {}},
+      {"Tanh", {}}};
+  auto scalar = [](float v) {
+    auto t = std::make_shared<ir::Tensor>();
+    t->dtype = ir::DType::kFloat32;
+    t->dims = {};
+    t->setBytes(std::string(reinterpret_cast<const char*>(&v), 4));
+    return t;
+  };
+  for (int64_t channels : {16, 12}) {
+    for (const Act& act : acts) {
+      CAPTURE(channels);
+      CAPTURE(act.type);
+      // Unfused: conv → activation module; fused: one ConvAct2d with the same parameters.
+      auto make = [&](bool fused) {
+        auto gm = std::make_unique<ir::GraphModule>();
+        ir::Module* conv = gm->addModule("conv", fused ? "ConvAct2d" : "Conv2d");
+        conv->setTensor("weight", tensor({channels, 16, 3, 3}, 51));
+        conv->setTensor("bias", tensor({channels}, 52));
+        ir::Kwargs attributes = {{"pads", ints({1, 1, 1, 1})}};
+        ir::Module* activation = fused ? conv : gm->addModule("act", act.type);
+        std::string prefix = fused ? "activation_" : "";
+        for (const auto& [key, value] : act.attributes) attributes.emplace_back(prefix + key, value);
+        if (act.bounds_as_tensors) {
+          activation->setTensor(prefix + "min", scalar(-1.5f));
+          activation->setTensor(prefix + "max", scalar(2.5f));
+        }
+        if (fused) {
+          attributes.emplace_back("activation", ir::Argument(std::string(act.type)));
+          conv->attributes() = attributes;
+        } else {
+          conv->attributes() = {{"pads", ints({1, 1, 1, 1})}};
+          activation->attributes() = act.attributes;
+        }
+        ir::Graph& g = gm->graph();
+        ir::Node* y = g.callModule("conv", {g.placeholder("x")});
+        g.output(fused ? y : g.callModule("act", {y}));
+        gm->opset = 17;
+        return gm;
+      };
+      auto unfused = make(false), fused = make(true);
+      std::vector<Value> inputs = {input({2, 16, 9, 7}, 5)};
+      auto want = Interpreter(*unfused, Backend::kReference).run(inputs);
+      REQUIRE_MESSAGE(want.ok(), want.error());
+      for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+        auto got = Interpreter(*fused, backend).run(inputs);
+        REQUIRE_MESSAGE(got.ok(), got.error());
+        CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+      }
+    }
+  }
+}
