@@ -110,6 +110,10 @@ std::vector<int64_t> padAmounts(const KernelContext& c) {
                               : c.tensor("pads") ? c.tensor("pads")->asInts()
                                                  : c.intsAttribute("pads", {});
   if (pads.size() != 2 * c.input(0).shape.size()) throw ExecError("pads do not match the rank");
+  for (int64_t pad : pads) {  // the padded sizes are sums: none may overflow
+    if (pad > (int64_t{1} << 48) || pad < -(int64_t{1} << 48))
+      throw ExecError("a pad of " + std::to_string(pad) + " is past any tensor's size");
+  }
   return pads;
 }
 
