@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <tuple>
 
@@ -683,6 +684,18 @@ TEST_CASE("constant Pad by rows equals the reference: ranks 1 to 5, zero, wide a
     gm->opset = 17;
     checkBackendsAgree(*gm, {input(k.shape, 3), Value::ints({static_cast<int64_t>(k.pads.size())}, k.pads),
                              Value::floats({}, {1.5f})});
+  }
+  // A pad past any size is refused (its sum with the size would overflow), by both kernels.
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Graph& g = gm->graph();
+  ir::Node* x = g.placeholder("x");
+  ir::Node* pads = g.placeholder("pads");
+  g.output(g.callFunction("torch.nn.functional.pad", {x, pads}));
+  int64_t huge = std::numeric_limits<int64_t>::max() - 1;
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    auto run = Interpreter(*gm, backend).run({input({2}, 3), Value::ints({2}, {0, huge})});
+    REQUIRE_FALSE(run.ok());
+    CHECK(run.error().find("is past any tensor's size") != std::string::npos);
   }
 }
 
