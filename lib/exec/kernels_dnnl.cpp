@@ -844,6 +844,83 @@ Kernel reduction(Kernel reference) {
   };
 }
 
+// Linear (and Gemm with α = β = 1, no transA) on a constant weight as oneDNN's matmul: the
+// weight reordered once into the layout the primitive wants, the bias added by the primitive,
+// the whole product on the thread pool (the sgemm path repacks the weight in every call and adds
+// the bias in a serial loop). A of any rank is [M, K] by its last axis; the plan is made again
+// when M changes. Anything else runs `previous`.
+struct LinearPlan {
+  int64_t m = 0;
+  dnnl::matmul primitive;
+  memory weights, bias;
+  memory::desc src, dst;
+  bool use_fallback = false;
+};
+
+Kernel linear(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    const Value& a = c.input(0);
+    const Value* module_weight = c.tensor("weight");
+    const Value* w = module_weight ? module_weight : c.optionalInput(1);
+    const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
+    bool constant_weight = module_weight || c.constantInput(1);
+    bool constant_bias = !b || c.tensor("bias") || c.constantInput(2);
+    if (!a.isFloat() || a.native || a.shape.size() < 2 || a.f.empty() || !w || !w->isFloat() ||
+        w->native || w->shape.size() != 2 || !constant_weight || !constant_bias || !c.state() ||
+        c.intAttribute("transA", 0) != 0 || c.floatAttribute("alpha", 1.0f) != 1.0f ||
+        c.floatAttribute("beta", 1.0f) != 1.0f)
+      return previous(c);
+    bool trans_b = c.intAttribute("transB", 0) != 0;
+    int64_t k = a.shape.back(), n = trans_b ? w->shape[0] : w->shape[1];
+    if ((trans_b ? w->shape[1] : w->shape[0]) != k) return previous(c);  // its error
+    if (b && (!b->isFloat() || b->native || b->numel() != n || b->shape.size() > 2 ||
+              (b->shape.size() == 2 && b->shape[0] != 1)))
+      return previous(c);  // a bias per row: the general path
+    int64_t m = a.numel() / k;
+    LinearPlan& plan = c.plan<LinearPlan>(
+        [&](const LinearPlan& p) { return p.m == m; },
+        [&] {
+          auto p = std::make_shared<LinearPlan>();
+          p->m = m;
+          try {
+            p->src = memory::desc(dimsOf({m, k}), kF32, Tag::ab);
+            p->dst = memory::desc(dimsOf({m, n}), kF32, Tag::ab);
+            memory::desc weights_any(dimsOf({k, n}), kF32, Tag::any);
+            memory::desc bias_desc =
+                b ? memory::desc(dimsOf({1, n}), kF32, Tag::ab) : memory::desc();
+            dnnl::matmul::desc desc(p->src, weights_any, bias_desc, p->dst);
+            dnnl::matmul::primitive_desc pd(desc, engine());
+            p->primitive = dnnl::matmul(pd);
+            // The weight as stored: [K, N], or [N, K] read transposed.
+            memory user(memory::desc(dimsOf({k, n}), kF32, trans_b ? Tag::ba : Tag::ab), engine(),
+                        const_cast<float*>(w->f.data()));
+            p->weights = memory(pd.weights_desc(), engine());
+            dnnl::reorder(user, p->weights).execute(stream(), user, p->weights);
+            stream().wait();
+            if (b) {
+              p->bias = memory(bias_desc, engine());
+              std::memcpy(p->bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
+            }
+          } catch (const dnnl::error&) {
+            p->use_fallback = true;
+          }
+          return p;
+        });
+    if (plan.use_fallback) return previous(c);
+    std::vector<int64_t> shape = a.shape;
+    shape.back() = n;
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(plan.src, engine(), const_cast<float*>(a.f.data()))},
+        {DNNL_ARG_WEIGHTS, plan.weights},
+        {DNNL_ARG_DST, memory(plan.dst, engine(), y.f.data())}};
+    if (b) args[DNNL_ARG_BIAS] = plan.bias;
+    plan.primitive.execute(stream(), args);
+    stream().wait();
+    return {std::move(y)};
+  };
+}
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -886,6 +963,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.amax"}, reduction<dnnl::algorithm::reduction_max>);
   wrap(t, {"torch.amin"}, reduction<dnnl::algorithm::reduction_min>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
+  wrap(t, {"module:Linear", "onnx.Gemm"}, linear);
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
   wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
   wrap(t, {"onnx.Gather"}, gatherByBlocks);

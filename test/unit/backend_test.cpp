@@ -832,3 +832,36 @@ TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution t
     }
   }
 }
+
+TEST_CASE("Linear on oneDNN's matmul (weight packed once, bias fused) equals the reference") {
+  struct Case {
+    int64_t trans_b;
+    std::vector<int64_t> a, b, c;
+  };
+  const std::vector<Case> cases = {
+      {1, {4, 7}, {5, 7}, {5}},           // nn.Linear: W [out, in]
+      {0, {2, 3, 6}, {6, 8}, {1, 8}},     // MatMul + Add of an unfolded export, 3-D input
+      {1, {2, 2, 3, 6}, {8, 6}, {}},      // no bias, 4-D input
+      {0, {4, 7}, {7, 5}, {4, 1}},        // a bias per row: the general path
+      {1, {1, 197, 64}, {192, 64}, {192}}};  // ViT-like
+  for (const Case& k : cases) {
+    CAPTURE(k.trans_b);
+    CAPTURE(k.a.size());
+    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {{"weight", k.b}};
+    if (!k.c.empty()) tensors.push_back({"bias", k.c});
+    auto gm = oneModule("Linear", tensors, {{"transB", ir::Argument(k.trans_b)}});
+    checkBackendsAgree(*gm, {input(k.a, 5)});
+  }
+  // One interpreter, two batch sizes: the plan is made again for the new M.
+  auto gm = oneModule("Linear", {{"weight", {5, 7}}, {"bias", {5}}}, {{"transB", ir::Argument(1)}});
+  Interpreter reference(*gm, Backend::kReference), fast(*gm, Backend::kCpu);
+  for (int64_t batch : {3, 9, 3}) {
+    CAPTURE(batch);
+    std::vector<Value> inputs = {input({batch, 7}, static_cast<uint32_t>(batch))};
+    auto want = reference.run(inputs);
+    auto got = fast.run(inputs);
+    REQUIRE(want.ok());
+    REQUIRE(got.ok());
+    CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+  }
+}
