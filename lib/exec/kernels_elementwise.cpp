@@ -167,10 +167,16 @@ template <typename T, typename F>
 std::vector<T> combineElements(const Value& a, const Value& b, const std::vector<T>& x,
                                const std::vector<T>& y, F fn, std::vector<int64_t>& shape) {
   std::vector<T> out;
+  // Floating-point loops of many elements run on the thread pool (their fn cannot throw; the
+  // integer ones can: division by zero).
+  constexpr bool kParallel = std::is_floating_point_v<T>;
+  const bool parallel = kParallel && x.size() + y.size() > (size_t{1} << 16);
   if (a.shape == b.shape) {
     shape = a.shape;
     out.resize(x.size());
-    for (size_t k = 0; k < out.size(); ++k) out[k] = fn(x[k], y[k]);
+    const int64_t n = static_cast<int64_t>(out.size());
+#pragma omp parallel for if (parallel)
+    for (int64_t k = 0; k < n; ++k) out[k] = fn(x[k], y[k]);
     return out;
   }
   std::vector<int64_t> full = broadcastShape(a.shape, b.shape);
@@ -189,6 +195,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     const std::vector<T>& w = part_second ? x : y;
     const std::vector<T>& v = part_second ? y : x;
     size_t blocks = v.size(), block = blocks ? out.size() / blocks : 0;
+#pragma omp parallel for if (parallel && blocks > 1)
     for (size_t i = 0; i < blocks; ++i) {
       T c = v[i];
       const T* in = w.data() + i * block;
@@ -216,6 +223,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     const std::vector<T>& w = part_second ? x : y;
     const std::vector<T>& v = part_second ? y : x;
     size_t row = v.size(), rows = row ? out.size() / row : 0;
+#pragma omp parallel for if (parallel && rows > 1)
     for (size_t i = 0; i < rows; ++i) {
       const T* in = w.data() + i * row;
       T* to = out.data() + i * row;
