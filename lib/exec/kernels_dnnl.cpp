@@ -149,6 +149,9 @@ enum class Fused { kNone, kRelu, kAddRelu, kActivation };
 struct PostOp {
   dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
   float alpha = 0, beta = 0;
+  bool operator==(const PostOp& o) const {
+    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
+  }
 };
 std::optional<PostOp> postOpOf(const KernelContext& c) {
   ir::Kwargs attributes;
@@ -171,6 +174,7 @@ std::optional<PostOp> postOpOf(const KernelContext& c) {
 // What a convolution node keeps between runs.
 struct ConvPlan {
   std::vector<int64_t> src_shape;
+  PostOp post;  // what a ConvAct2d's eltwise post-op was made with
   bool use_reference = false;  // oneDNN has no implementation for this case
   dnnl::convolution_forward conv;
   memory::desc dst;
@@ -247,7 +251,9 @@ Kernel convolution(Kernel reference, Fused fused) {
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
       return onPlainInputs(reference, c);  // the reference's error
     ConvPlan& plan =
-        c.plan<ConvPlan>([&](const ConvPlan& kept) { return kept.src_shape == x.shape; },
+        c.plan<ConvPlan>([&](const ConvPlan& kept) {
+                           return kept.src_shape == x.shape && kept.post == post;
+                         },
                          [&] {
                            std::shared_ptr<ConvPlan> made;
                            try {
@@ -258,6 +264,7 @@ Kernel convolution(Kernel reference, Fused fused) {
                              made->use_reference = true;
                            }
                            made->src_shape = x.shape;
+                           made->post = post;
                            return made;
                          });
     if (plan.use_reference) return onPlainInputs(reference, c);

@@ -184,7 +184,13 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
       }
       return {valueOf(std::move(dst), a->shape, {})};
     }
-    memory other = memoryOf(*b), src1 = other;
+    // The other operand at the native one's rank (a [C, H, W] for an [N, C, H, W] with N = 1 is
+    // the same elements).
+    if (b->shape.size() != a->shape.size() && b->native) return onPlainInputs(previous, c);
+    memory other = b->shape.size() == a->shape.size()
+                       ? memoryOf(*b)
+                       : memory(plainDesc(dims), engine(), const_cast<float*>(b->f.data()));
+    memory src1 = other;
     if (other.get_desc() != src0.get_desc()) {
       src1 = memory(src0.get_desc(), engine());
       dnnl::reorder(other, src1).execute(stream(), other, src1);

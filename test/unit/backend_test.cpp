@@ -579,8 +579,8 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
   }
   // The other operand: the same shape in the same layout (x + x), another convolution's output,
   // a plain value of the same shape, per channel ([1, C, 1, 1], [C, 1, 1]), per batch entry and
-  // channel, per batch entry, a scalar, and broadcasts along W or H (not run natively); on
-  // either side of the add or mul.
+  // channel, per batch entry, a scalar, broadcasts along W or H (not run natively), and
+  // operands of lower rank that broadcast along the batch only; on either side.
   for (int64_t channels : {16, 12}) {
     for (const char* target : {"operator.add", "operator.mul"}) {
       CAPTURE(channels);
@@ -588,7 +588,8 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
       for (std::vector<int64_t> other :
            std::vector<std::vector<int64_t>>{{2, channels, 9, 7}, {1, channels, 1, 1},
                                              {2, channels, 1, 1}, {2, 1, 1, 1},
-                                             {channels, 1, 1}, {}, {1}, {7}, {9, 1}}) {
+                                             {channels, 1, 1}, {}, {1}, {7}, {9, 1},
+                                             {channels, 9, 7}, {9, 7}}) {
         CAPTURE(other.size());
         for (bool native_first : {true, false}) {
           auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
@@ -597,6 +598,14 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
           });
           checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5), input(other, 6)});
         }
+      }
+      // Batch 1: a [C, H, W] operand is the native [1, C, H, W]'s shape at a lower rank.
+      for (bool native_first : {true, false}) {
+        auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+          ir::Node* o = m.graph().placeholder("other");
+          return m.graph().callFunction(target, {native_first ? v : o, native_first ? o : v});
+        });
+        checkBackendsAgree(*gm, {input({1, 16, 9, 7}, 5), input({channels, 9, 7}, 6)});
       }
       auto twice = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
         return m.graph().callFunction(target, {v, v});
