@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,18 @@ memory memoryOf(const Value& x);
 // memory's layout is plain), else native (always native for 8-bit integers).
 Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float> plain_storage,
               ir::DType dtype = ir::DType::kFloat32);
+
+// The eltwise primitive (or post-op) that computes activation `type` (a module type: ReLU,
+// Hardtanh, LeakyReLU, Hardswish, SiLU, Sigmoid, Tanh, GELU) with the parameters `c` holds;
+// nullopt where none does (Hardtanh with unbounded ends, another GELU approximation).
+struct Eltwise {
+  dnnl::algorithm algorithm = dnnl::algorithm::undef;
+  float alpha = 0, beta = 0;
+  bool operator==(const Eltwise& o) const {
+    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
+  }
+};
+std::optional<Eltwise> eltwiseOf(const std::string& type, const KernelContext& c);
 
 // kernels_dnnl_layout.cpp: the kernels that run on a convolution's output in oneDNN's layout
 // (activations, broadcast add/mul, global pooling, BatchNorm), each wrapping the kernel under its

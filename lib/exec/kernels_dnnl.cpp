@@ -144,37 +144,17 @@ struct Relayout {
 // Fused activation and residual add after a convolution.
 enum class Fused { kNone, kRelu, kAddRelu, kActivation };
 
-// The eltwise post-op a ConvAct2d's activation is, with its α and β; nullopt: none (the
-// reference kernel runs the node).
-struct PostOp {
-  dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
-  float alpha = 0, beta = 0;
-  bool operator==(const PostOp& o) const {
-    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
-  }
-};
-std::optional<PostOp> postOpOf(const KernelContext& c) {
+// The eltwise post-op of a ConvAct2d: its activation's, with the activation's parameters (the
+// module's constants); nullopt: none (the reference kernel runs the node).
+std::optional<Eltwise> postOpOf(const KernelContext& c) {
   ir::Kwargs attributes;
   const std::string& activation = fusedActivation(c, attributes);
-  KernelContext view = activationContext(c, {}, attributes);
-  using A = dnnl::algorithm;
-  if (activation == "Hardtanh") {
-    auto [lo, hi] = clipBounds(view);
-    if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
-    return PostOp{A::eltwise_clip_v2, lo, hi};
-  }
-  if (activation == "LeakyReLU") return PostOp{A::eltwise_relu, view.floatAttribute("alpha", 0.01f)};
-  if (activation == "Hardswish") return PostOp{A::eltwise_hardswish};
-  if (activation == "SiLU") return PostOp{A::eltwise_swish, 1.0f};
-  if (activation == "Sigmoid") return PostOp{A::eltwise_logistic};
-  if (activation == "Tanh") return PostOp{A::eltwise_tanh};
-  return std::nullopt;
+  return eltwiseOf(activation, activationContext(c, {}, attributes));
 }
 
 // What a convolution node keeps between runs.
 struct ConvPlan {
   std::vector<int64_t> src_shape;
-  PostOp post;  // what a ConvAct2d's eltwise post-op was made with
   bool use_reference = false;  // oneDNN has no implementation for this case
   dnnl::convolution_forward conv;
   memory::desc dst;
@@ -185,7 +165,7 @@ struct ConvPlan {
 };
 
 std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused,
-                                          const PostOp& post) {
+                                          const Eltwise& post) {
   auto plan = std::make_shared<ConvPlan>();
   const Window& win = g.win;
   memory::dims src_dims = dimsOf({g.n, g.cin, g.h, g.w});
@@ -240,31 +220,30 @@ Kernel convolution(Kernel reference, Fused fused) {
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
         (b && (!b->isFloat() || b->native || b->numel() != w->shape[0])) || !c.state())
       return onPlainInputs(reference, c);
-    PostOp post;
-    if (fused == Fused::kActivation) {
-      std::optional<PostOp> found = postOpOf(c);
-      if (!found) return onPlainInputs(reference, c);
-      post = *found;
-    }
     ConvGeometry g = convGeometry(c, x, *w);
     std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
       return onPlainInputs(reference, c);  // the reference's error
     ConvPlan& plan =
-        c.plan<ConvPlan>([&](const ConvPlan& kept) {
-                           return kept.src_shape == x.shape && kept.post == post;
-                         },
+        c.plan<ConvPlan>([&](const ConvPlan& kept) { return kept.src_shape == x.shape; },
                          [&] {
                            std::shared_ptr<ConvPlan> made;
+                           // A ConvAct2d's activation is the module's: one post-op per plan.
+                           std::optional<Eltwise> post;
+                           if (fused == Fused::kActivation) post = postOpOf(c);
                            try {
-                             made = planConvolution(g, b, fused, post);
-                             if (constant_weight) reorderWeights(*made, *w);
+                             if (fused != Fused::kActivation || post) {
+                               made = planConvolution(g, b, fused, post.value_or(Eltwise{}));
+                               if (constant_weight) reorderWeights(*made, *w);
+                             }
                            } catch (const dnnl::error&) {
+                             made = nullptr;
+                           }
+                           if (!made) {
                              made = std::make_shared<ConvPlan>();
                              made->use_reference = true;
                            }
                            made->src_shape = x.shape;
-                           made->post = post;
                            return made;
                          });
     if (plan.use_reference) return onPlainInputs(reference, c);
@@ -867,10 +846,9 @@ struct LinearPlan {
 Kernel linear(Kernel previous) {
   return [previous](const KernelContext& c) -> std::vector<Value> {
     const Value& a = c.input(0);
-    const Value* module_weight = c.tensor("weight");
-    const Value* w = module_weight ? module_weight : c.optionalInput(1);
-    const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
-    bool constant_weight = module_weight || c.constantInput(1);
+    const Value* w = parameter(c, "weight", 1);
+    const Value* b = parameter(c, "bias", 2);
+    bool constant_weight = c.tensor("weight") || c.constantInput(1);
     bool constant_bias = !b || c.tensor("bias") || c.constantInput(2);
     if (!a.isFloat() || a.native || a.shape.size() < 2 || a.f.empty() || !w || !w->isFloat() ||
         w->native || w->shape.size() != 2 || !constant_weight || !constant_bias || !c.state() ||

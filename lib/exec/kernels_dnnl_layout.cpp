@@ -23,19 +23,9 @@ bool nativeFloat(const Value& x) {
          dynamic_cast<const DnnlData*>(x.native.get()) != nullptr;
 }
 
-// The eltwise that computes a node, with its α and β.
-struct Activation {
-  dnnl::algorithm algorithm = dnnl::algorithm::undef;
-  float alpha = 0, beta = 0;
-  bool operator==(const Activation& o) const {
-    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
-  }
-};
-using ActivationOf = std::optional<Activation> (*)(const KernelContext&);
-
 struct NativePlan {
   memory::desc src, src1;  // the input layouts the primitive was made for
-  Activation activation;
+  Eltwise activation;
   dnnl::primitive primitive;
   memory::desc dst;
   bool use_fallback = false;
@@ -55,11 +45,11 @@ NativePlan& nativePlan(const KernelContext& c, Fits fits, Make make) {
   });
 }
 
-Kernel nativeUnary(Kernel previous, ActivationOf activation_of) {
-  return [previous, activation_of](const KernelContext& c) -> std::vector<Value> {
+Kernel nativeUnary(Kernel previous, std::string type) {
+  return [previous, type](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
-    std::optional<Activation> activation;
-    if (!nativeFloat(x) || !c.state() || !(activation = activation_of(c)))
+    std::optional<Eltwise> activation;
+    if (!nativeFloat(x) || !c.state() || !(activation = eltwiseOf(type, c)))
       return onPlainInputs(previous, c);
     memory src = memoryOf(x);
     NativePlan& plan = nativePlan(
@@ -79,28 +69,6 @@ Kernel nativeUnary(Kernel previous, ActivationOf activation_of) {
     stream().wait();
     return {valueOf(std::move(dst), x.shape, {})};
   };
-}
-
-template <dnnl::algorithm kAlgorithm, int kAlpha = 0>
-std::optional<Activation> fixedActivation(const KernelContext&) {
-  return Activation{kAlgorithm, static_cast<float>(kAlpha), 0.0f};
-}
-
-std::optional<Activation> clampActivation(const KernelContext& c) {
-  auto [lo, hi] = clipBounds(c);
-  if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
-  return Activation{dnnl::algorithm::eltwise_clip_v2, lo, hi};
-}
-
-std::optional<Activation> leakyActivation(const KernelContext& c) {
-  return Activation{dnnl::algorithm::eltwise_relu, c.floatAttribute("alpha", 0.01f), 0.0f};
-}
-
-std::optional<Activation> geluActivation(const KernelContext& c) {
-  std::string approximate = c.stringAttribute("approximate", "none");
-  if (approximate == "none") return Activation{dnnl::algorithm::eltwise_gelu_erf};
-  if (approximate == "tanh") return Activation{dnnl::algorithm::eltwise_gelu_tanh};
-  return std::nullopt;
 }
 
 // The layout of a native [N, C, H, W] that the per-channel loop addresses: channels in blocks
@@ -388,18 +356,17 @@ Kernel nativeConcat(Kernel previous) {
 
 constexpr const char* kConcats[] = {"torch.cat"};
 
-// The keys whose kernels take native values (besides the convolution, pooling and int8 ones).
-const std::vector<std::pair<std::vector<const char*>, ActivationOf>>& nativeActivations() {
-  using A = dnnl::algorithm;
-  static const std::vector<std::pair<std::vector<const char*>, ActivationOf>> table = {
-      {{"torch.relu", "module:ReLU"}, fixedActivation<A::eltwise_relu>},
-      {{"torch.clamp", "module:Hardtanh"}, clampActivation},
-      {{"torch.nn.functional.leaky_relu", "module:LeakyReLU"}, leakyActivation},
-      {{"torch.nn.functional.hardswish", "module:Hardswish"}, fixedActivation<A::eltwise_hardswish>},
-      {{"module:SiLU"}, fixedActivation<A::eltwise_swish, 1>},
-      {{"torch.sigmoid", "module:Sigmoid"}, fixedActivation<A::eltwise_logistic>},
-      {{"torch.tanh", "module:Tanh"}, fixedActivation<A::eltwise_tanh>},
-      {{"torch.nn.functional.gelu", "module:GELU"}, geluActivation},
+// The activations run natively, by the keys of their kernels and their module type.
+const std::vector<std::pair<std::vector<const char*>, std::string>>& nativeActivations() {
+  static const std::vector<std::pair<std::vector<const char*>, std::string>> table = {
+      {{"torch.relu", "module:ReLU"}, "ReLU"},
+      {{"torch.clamp", "module:Hardtanh"}, "Hardtanh"},
+      {{"torch.nn.functional.leaky_relu", "module:LeakyReLU"}, "LeakyReLU"},
+      {{"torch.nn.functional.hardswish", "module:Hardswish"}, "Hardswish"},
+      {{"module:SiLU"}, "SiLU"},
+      {{"torch.sigmoid", "module:Sigmoid"}, "Sigmoid"},
+      {{"torch.tanh", "module:Tanh"}, "Tanh"},
+      {{"torch.nn.functional.gelu", "module:GELU"}, "GELU"},
   };
   return table;
 }
@@ -416,9 +383,30 @@ constexpr const char* kGlobalAveragePools[] = {"module:AdaptiveAvgPool2d",
 
 }  // namespace
 
+std::optional<Eltwise> eltwiseOf(const std::string& type, const KernelContext& c) {
+  using A = dnnl::algorithm;
+  if (type == "ReLU") return Eltwise{A::eltwise_relu};
+  if (type == "Hardtanh") {
+    auto [lo, hi] = clipBounds(c);
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
+    return Eltwise{A::eltwise_clip_v2, lo, hi};
+  }
+  if (type == "LeakyReLU") return Eltwise{A::eltwise_relu, c.floatAttribute("alpha", 0.01f)};
+  if (type == "Hardswish") return Eltwise{A::eltwise_hardswish};
+  if (type == "SiLU") return Eltwise{A::eltwise_swish, 1.0f};
+  if (type == "Sigmoid") return Eltwise{A::eltwise_logistic};
+  if (type == "Tanh") return Eltwise{A::eltwise_tanh};
+  if (type == "GELU") {
+    std::string approximate = c.stringAttribute("approximate", "none");
+    if (approximate == "none") return Eltwise{A::eltwise_gelu_erf};
+    if (approximate == "tanh") return Eltwise{A::eltwise_gelu_tanh};
+  }
+  return std::nullopt;
+}
+
 void addLayoutKernels(KernelTable& t) {
-  for (const auto& [keys, activation] : nativeActivations())
-    for (const char* key : keys) t[key] = nativeUnary(t.at(key), activation);
+  for (const auto& [keys, type] : nativeActivations())
+    for (const char* key : keys) t[key] = nativeUnary(t.at(key), type);
   for (const auto& [key, algorithm] : nativeBinaries()) t[key] = nativeBinary(t.at(key), algorithm);
   for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
   for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));

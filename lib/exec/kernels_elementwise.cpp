@@ -181,12 +181,20 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   }
   std::vector<int64_t> full = broadcastShape(a.shape, b.shape);
   out.resize(static_cast<size_t>(checkedNumel(full, a.dtype)));
+  // `part`'s shape at the full rank (leading 1s), or nullopt where `whole` is not of the full
+  // shape: the two forms below need one operand whole.
+  auto aligned = [&](const Value& whole, const Value& part) -> std::optional<std::vector<int64_t>> {
+    if (whole.shape != full || part.shape.size() > full.size()) return std::nullopt;
+    std::vector<int64_t> p(full.size() - part.shape.size(), 1);
+    p.insert(p.end(), part.shape.begin(), part.shape.end());
+    return p;
+  };
   // One operand of the full shape and the other constant along the trailing dimensions from
   // some point (x · s with s [N, C, 1, 1]; a scalar): block by block, no index arithmetic.
   auto blocked = [&](const Value& whole, const Value& part, bool part_second) {
-    if (whole.shape != full || part.shape.size() > full.size()) return false;
-    std::vector<int64_t> p(full.size() - part.shape.size(), 1);
-    p.insert(p.end(), part.shape.begin(), part.shape.end());
+    std::optional<std::vector<int64_t>> padded = aligned(whole, part);
+    if (!padded) return false;
+    const std::vector<int64_t>& p = *padded;
     size_t split = full.size();
     while (split > 0 && p[split - 1] == 1) --split;
     for (size_t d = 0; d < split; ++d) {
@@ -212,9 +220,9 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   // Or one operand constant along the leading dimensions up to some point (x + b with b [C]
   // for x [N, L, C]; an attention bias [1, H, L, L]): the other repeats it, row by row.
   auto repeated = [&](const Value& whole, const Value& part, bool part_second) {
-    if (whole.shape != full || part.shape.size() > full.size()) return false;
-    std::vector<int64_t> p(full.size() - part.shape.size(), 1);
-    p.insert(p.end(), part.shape.begin(), part.shape.end());
+    std::optional<std::vector<int64_t>> padded = aligned(whole, part);
+    if (!padded) return false;
+    const std::vector<int64_t>& p = *padded;
     size_t split = 0;
     while (split < full.size() && p[split] == 1) ++split;
     for (size_t d = split; d < full.size(); ++d) {

@@ -11,7 +11,6 @@
 namespace fxc::exec {
 namespace {
 
-
 // The coordinates of every point of a box of `dims`, row-major: the kernel's taps.
 std::vector<std::vector<int64_t>> pointsOf(const std::vector<int64_t>& dims) {
   std::vector<std::vector<int64_t>> points;

@@ -141,7 +141,6 @@ void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t 
 
 namespace {
 
-
 std::vector<Value> conv2d(const KernelContext& c) {
   if (c.input(0).shape.size() != 4) return convolutionNd(c);
   const Value& x = requireFloat(c.input(0), "the input");
