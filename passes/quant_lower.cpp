@@ -80,6 +80,17 @@ class Lowering {
         result_.add("refused");
       }
     }
+    // A quantized convolution whose result stays float (no Q after it: the trt preset's
+    // convolution before a residual add) runs on integers too, with a float result.
+    for (ir::Node* conv : nodesOf("torch.nn.functional.conv2d")) {
+      std::string why;
+      // Not counted as refused: a Q after it, if any, was counted already.
+      if (lowerConvToFloat(conv, why)) {
+        result_.add("conv to float");
+      } else if (!why.empty()) {
+        spdlog::debug("quant-lower: {} stays in float: {}", conv->name(), why);
+      }
+    }
     return result_;
   }
 
@@ -279,49 +290,131 @@ class Lowering {
     return node;
   }
 
-  bool lowerConv(ir::Node* q, std::string& why) {
-    auto [activation, conv] = activationAndValue(q);
-    if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
-    if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
+  // The integer operands of conv2d(DQ(x), DQ(w), ...): x per tensor with constants, w an int8
+  // constant with zero point 0 and one scale per tensor or per output channel, attributes the
+  // convolution's own. nullopt with `why` set (empty: not a dequantized convolution at all).
+  struct QuantizedConv {
+    ir::Node *dx, *dw;
+    Scalar x;
+    std::vector<float> w_scales;
+    int64_t channels;
+  };
+  std::optional<QuantizedConv> quantizedOperands(ir::Node* conv, std::string& why) {
     ir::Node* dx = nodeArg(conv, 0);
     ir::Node* dw = nodeArg(conv, 1);
     if (!isCall(dx, "onnx.DequantizeLinear") || !isCall(dw, "onnx.DequantizeLinear"))
-      return (why = "the convolution's input or weight is not dequantized"), false;
+      return (why = "the convolution's input or weight is not dequantized"), std::nullopt;
     for (const auto& [key, arg] : conv->kwargs()) {
       if (key != "dilations" && key != "group" && key != "kernel_shape" && key != "pads" &&
           key != "strides" && key != "auto_pad")
-        return (why = "the convolution has attribute " + key), false;
+        return (why = "the convolution has attribute " + key), std::nullopt;
     }
     auto x = scalarParams(dx, 1);
-    auto y = scalarParams(q, 1);
-    if (!x || !y || !nodeArg(dx, 0))
-      return (why = "the input or output is not quantized per tensor with constants"), false;
+    if (!x || !nodeArg(dx, 0))
+      return (why = "the input is not quantized per tensor with constants"), std::nullopt;
     auto w = constant(nodeArg(dw, 0));
     auto sw = constant(nodeArg(dw, 1));
     auto zw = dw->args().size() > 2 ? constant(nodeArg(dw, 2)) : std::optional<exec::Value>();
     if (!w || w->dtype != ir::DType::kInt8 || w->shape.size() != 4 || !sw || !sw->isFloat() ||
         !zw || zw->isFloat() ||
         std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))
-      return (why = "the weight is not an int8 constant with zero point 0"), false;
+      return (why = "the weight is not an int8 constant with zero point 0"), std::nullopt;
     int64_t channels = w->shape[0];
     int64_t axis = 1;
     if (const ir::Argument* a = kwarg(dw, "axis")) axis = a->toInt();
     if (sw->numel() != 1 && (sw->numel() != channels || axis != 0))
-      return (why = "the weight's scales are not per tensor or per output channel"), false;
+      return (why = "the weight's scales are not per tensor or per output channel"), std::nullopt;
     for (float s : sw->f) {
-      if (!(s > 0) || !std::isfinite(s)) return (why = "a weight scale is not positive"), false;
+      if (!(s > 0) || !std::isfinite(s))
+        return (why = "a weight scale is not positive"), std::nullopt;
     }
-    std::vector<ir::Argument> args = {nodeArg(dx, 0), x->scale_node,     x->zero_point_node,
+    return QuantizedConv{dx, dw, *x, sw->f, channels};
+  }
+
+  bool lowerConv(ir::Node* q, std::string& why) {
+    auto [activation, conv] = activationAndValue(q);
+    if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
+    if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
+    auto operands = quantizedOperands(conv, why);
+    if (!operands) return false;
+    auto y = scalarParams(q, 1);
+    if (!y) return (why = "the output is not quantized per tensor with constants"), false;
+    auto [dx, dw, x, w_scales, channels] = *operands;
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,     x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1),    nodeArg(dw, 2),
                                       y->scale_node,  y->zero_point_node};
     ir::Node* bias = nodeArg(conv, 2);
     if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
-      ir::Node* integer = integerBias(bias, x->scale, sw->f, channels, q, why);
+      ir::Node* integer = integerBias(bias, x.scale, w_scales, channels, q, why);
       if (!integer) return false;
       args.emplace_back(integer);
     }
     replaceQuantize(q, activation, "onnx.QLinearConv", std::move(args), conv->kwargs(), *y);
     eraseDead(conv);
+    return true;
+  }
+
+  // conv2d(DQ(x), DQ(w), b) left float ⇒ fxc.QLinearConvToFloat(x, .., w, .., b), with the add
+  // of a float value of the same shape that only it feeds (Z, oneDNN's sum post-op) and a ReLU
+  // after that (or after the convolution) that only it feeds. The bias must be a float constant
+  // (kept as it is: the result is float). What the node computes is the QDQ graph's float
+  // arithmetic but for its rounding: the integer accumulator is exact.
+  bool lowerConvToFloat(ir::Node* conv, std::string& why) {
+    auto operands = quantizedOperands(conv, why);
+    if (!operands) return false;
+    auto [dx, dw, x, w_scales, channels] = *operands;
+    ir::Node* bias = nullptr;
+    if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
+      bias = nodeArg(conv, 2);
+      auto b = constant(bias);
+      if (!b || !b->isFloat() || b->numel() != channels)
+        return (why = "the bias is not a constant of one float per channel"), false;
+    }
+    // The addend must have the convolution's shape: both known, dimension by dimension (a
+    // symbol equals only itself), so the add does not broadcast.
+    bool known = conv->meta.shape && std::none_of(conv->meta.shape->begin(), conv->meta.shape->end(),
+                                                  [](const std::string& d) { return d.empty(); });
+    std::vector<ir::Node*> fused = {conv};
+    ir::Argument addend = ir::Argument();
+    auto only_user = [](ir::Node* node) {
+      return node->users().size() == 1 ? node->users()[0] : nullptr;
+    };
+    ir::Node* next = only_user(conv);
+    if (isCall(next, "operator.add") && next->args().size() == 2 && next->kwargs().empty()) {
+      size_t other = nodeArg(next, 0) == conv ? 1 : 0;
+      ir::Node* z = nodeArg(next, other);
+      if (known && nodeArg(next, 1 - other) == conv && z && z != conv && z->meta.shape &&
+          *z->meta.shape == *conv->meta.shape && z->meta.dtype == std::string("float32") &&
+          next->meta.shape == conv->meta.shape) {
+        addend = ir::Argument(z);
+        fused.push_back(next);
+        next = only_user(next);
+      }
+    }
+    bool relu = false;
+    if (next && clampBounds(next) == std::pair{0.0f, INFINITY} && nodeArg(next, 0) == fused.back()) {
+      relu = true;
+      fused.push_back(next);
+    }
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,  x.zero_point_node,
+                                      nodeArg(dw, 0), nodeArg(dw, 1), nodeArg(dw, 2)};
+    if (bias || !addend.isNone()) args.emplace_back(bias ? ir::Argument(bias) : ir::Argument());
+    if (!addend.isNone()) args.push_back(addend);
+    ir::Kwargs kwargs = conv->kwargs();
+    if (relu) kwargs.emplace_back("activation", ir::Argument(std::string("Relu")));
+    ir::Node* last = fused.back();
+    ir::Node* made;
+    {
+      auto guard = gm_.graph().insertingBefore(last);
+      made = gm_.graph().callFunction("fxc.QLinearConvToFloat", std::move(args), std::move(kwargs));
+    }
+    made->meta.dtype = last->meta.dtype;
+    made->meta.shape = last->meta.shape;
+    ir::takeOverValue(*made, *last);
+    last->replaceAllUsesWith(made);
+    for (auto it = fused.rbegin(); it != fused.rend(); ++it) gm_.graph().eraseNode(*it);
+    eraseDead(dx);
+    eraseDead(dw);
     return true;
   }
 

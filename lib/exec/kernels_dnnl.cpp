@@ -282,8 +282,12 @@ Kernel convolution(Kernel reference, Fused fused) {
 // scale per tensor or per output channel), int32 bias, an 8-bit output. The accumulator is
 // rescaled by s_x·s_w[c]/s_y (oneDNN's output scales, rounded to nearest even) and shifted by
 // the output's zero point: ONNX's arithmetic, in float where the reference uses double (a
-// result on a rounding tie may differ by one unit). Every parameter must be a constant of the
-// model: the primitive is made for their values once. Anything else runs the reference kernel.
+// result on a rounding tie may differ by one unit).
+// fxc.QLinearConvToFloat is the same convolution with a float output: the accumulator (plus
+// the float bias in its units, B[c] / (s_x·s_w[c])) times s_x·s_w[c], the addend Z by oneDNN's
+// sum post-op and ReLU by an eltwise one, all in float.
+// Every parameter must be a constant of the model (the addend excepted): the primitive is made
+// for their values once. Anything else runs the reference kernel.
 struct QConvPlan {
   std::vector<int64_t> src_shape;
   ir::DType src_type = ir::DType::kUndefined;
@@ -301,30 +305,38 @@ bool scalarOf(const Value* v, bool is_float) {
 }
 
 std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeometry& g,
-                                           const Value& x) {
+                                           const Value& x, bool to_float) {
   auto plan = std::make_shared<QConvPlan>();
   plan->src_shape = x.shape;
   plan->src_type = x.dtype;
   plan->use_reference = true;
-  const Value &w = c.input(3), &x_scale = c.input(1), &w_scale = c.input(4), &y_scale = c.input(6);
-  const Value *x_zp = c.optionalInput(2), *w_zp = c.optionalInput(5), *y_zp = c.optionalInput(7),
-              *b = c.optionalInput(8);
+  const Value &w = c.input(3), &x_scale = c.input(1), &w_scale = c.input(4);
+  const Value *x_zp = c.optionalInput(2), *w_zp = c.optionalInput(5);
+  const Value *y_scale = to_float ? nullptr : &c.input(6),
+              *y_zp = to_float ? nullptr : c.optionalInput(7),
+              *b = c.optionalInput(to_float ? 6 : 8);
+  const Value* addend = to_float ? c.optionalInput(7) : nullptr;
+  std::string activation = to_float ? c.stringAttribute("activation", "") : "";
   for (size_t k = 1; k < c.inputCount(); ++k) {
-    if (c.optionalInput(k) && !c.constantInput(k)) return plan;
+    if (c.optionalInput(k) && !c.constantInput(k) && !(to_float && k == 7)) return plan;
   }
   if (w.dtype != ir::DType::kInt8 || w.shape.size() != 4 || !scalarOf(&x_scale, true) ||
-      !scalarOf(&y_scale, true) || (x_zp && (!scalarOf(x_zp, false) || x_zp->dtype != x.dtype)) ||
+      (y_scale && !scalarOf(y_scale, true)) ||
+      (x_zp && (!scalarOf(x_zp, false) || x_zp->dtype != x.dtype)) ||
       (y_zp && (!scalarOf(y_zp, false) || !isInt8(y_zp->dtype))) || !w_scale.isFloat() ||
       (w_scale.numel() != 1 && w_scale.numel() != g.cout) ||
-      (b && (b->dtype != ir::DType::kInt32 || b->numel() != g.cout)))
+      (b && (b->dtype != (to_float ? ir::DType::kFloat32 : ir::DType::kInt32) ||
+             b->numel() != g.cout)) ||
+      (addend && (!addend->isFloat() || addend->shape != dimsOf({g.n, g.cout, g.oh, g.ow}))) ||
+      (!activation.empty() && activation != "Relu"))
     return plan;
   if (w_zp && (w_zp->isFloat() ||
                std::any_of(w_zp->i.begin(), w_zp->i.end(), [](int64_t z) { return z != 0; })))
     return plan;
-  plan->dst_type = y_zp ? y_zp->dtype : ir::DType::kUInt8;
+  plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
   std::vector<float> scales;
   for (float s : w_scale.f) {
-    double scale = static_cast<double>(x_scale.f[0]) * s / y_scale.f[0];
+    double scale = static_cast<double>(x_scale.f[0]) * s / (y_scale ? y_scale->f[0] : 1.0f);
     if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
     scales.push_back(static_cast<float>(scale));
   }
@@ -333,7 +345,8 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
                                  ? dimsOf({g.cout, g.cin_g, g.kh, g.kw})
                                  : dimsOf({g.groups, g.cout / g.groups, g.cin_g, g.kh, g.kw});
   auto s8 = memory::data_type::s8, s32 = memory::data_type::s32;
-  memory::desc bias_md = b ? memory::desc(dimsOf({g.cout}), s32, Tag::x) : memory::desc();
+  memory::desc bias_md =
+      b ? memory::desc(dimsOf({g.cout}), to_float ? kF32 : s32, Tag::x) : memory::desc();
   try {
     dnnl::convolution_forward::desc desc(
         dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
@@ -354,6 +367,10 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     };
     zero_point(DNNL_ARG_SRC, x_zp, plan->src_zero_point);
     zero_point(DNNL_ARG_DST, y_zp, plan->dst_zero_point);
+    dnnl::post_ops ops;
+    if (addend) ops.append_sum(1.0f);
+    if (!activation.empty()) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
     plan->conv = dnnl::convolution_forward(pd);
     plan->dst = pd.dst_desc();
@@ -366,8 +383,16 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     dnnl::reorder(user, plan->weights).execute(stream(), user, plan->weights);
     if (b) {
       plan->bias = memory(pd.bias_desc(), engine());
-      auto* bias = static_cast<int32_t*>(plan->bias.get_data_handle());
-      for (size_t k = 0; k < b->i.size(); ++k) bias[k] = static_cast<int32_t>(b->i[k]);
+      if (to_float) {
+        // oneDNN adds the bias to the accumulator before the output scales.
+        auto* bias = static_cast<float*>(plan->bias.get_data_handle());
+        for (size_t k = 0; k < b->f.size(); ++k)
+          bias[k] = static_cast<float>(static_cast<double>(b->f[k]) /
+                                       scales[scales.size() == 1 ? 0 : k]);
+      } else {
+        auto* bias = static_cast<int32_t*>(plan->bias.get_data_handle());
+        for (size_t k = 0; k < b->i.size(); ++k) bias[k] = static_cast<int32_t>(b->i[k]);
+      }
     }
     stream().wait();
   } catch (const dnnl::error&) {
@@ -377,20 +402,30 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   return plan;
 }
 
-Kernel quantizedConvolution(Kernel reference) {
-  return [reference](const KernelContext& c) -> std::vector<Value> {
+Kernel quantizedConvolution(Kernel reference, bool to_float) {
+  return [reference, to_float](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
-    if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < 8 || !c.state() ||
-        c.input(3).shape.size() != 4 || c.input(3).isFloat())
+    if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6 : 8) ||
+        !c.state() || c.input(3).shape.size() != 4 || c.input(3).isFloat())
       return onPlainInputs(reference, c);
     ConvGeometry g = convGeometry(c, x, c.input(3));
     QConvPlan& plan = c.plan<QConvPlan>(
         [&](const QConvPlan& kept) {
           return kept.src_shape == x.shape && kept.src_type == x.dtype;
         },
-        [&] { return planQLinearConv(c, g, x); });
+        [&] { return planQLinearConv(c, g, x, to_float); });
     if (plan.use_reference) return onPlainInputs(reference, c);
     memory dst(plan.dst, engine());
+    const Value* addend = to_float ? c.optionalInput(7) : nullptr;
+    if (addend) {
+      // The sum post-op adds what dst holds: the addend, in dst's layout.
+      memory z = memoryOf(*addend);
+      if (z.get_desc() == plan.dst) {
+        std::memcpy(dst.get_data_handle(), z.get_data_handle(), plan.dst.get_size());
+      } else {
+        dnnl::reorder(z, dst).execute(stream(), z, dst);
+      }
+    }
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
                                             {DNNL_ARG_WEIGHTS, plan.weights},
                                             {DNNL_ARG_DST, dst}};
@@ -923,7 +958,9 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:ConvAct2d"}, conv(Fused::kActivation));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
-  wrap(t, {"onnx.QLinearConv"}, quantizedConvolution);
+  wrap(t, {"onnx.QLinearConv"}, [](const Kernel& r) { return quantizedConvolution(r, false); });
+  wrap(t, {"fxc.QLinearConvToFloat"},
+       [](const Kernel& r) { return quantizedConvolution(r, true); });
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
   wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
   wrap(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
@@ -968,6 +1005,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "torch.nn.functional.max_pool2d",
                                                 "torch.nn.functional.avg_pool2d",
                                                 "onnx.QLinearConv",
+                                                "fxc.QLinearConvToFloat",
                                                 "onnx.QuantizeLinear",
                                                 "onnx.DequantizeLinear",
                                                 "com.microsoft.QLinearAdd",

@@ -231,6 +231,44 @@ std::vector<Value> quantizedAdd(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// fxc.QLinearConvToFloat (quant-lower's form of a quantized convolution whose result stays
+// float): act(conv(DQ(x), DQ(w)) + B [+ Z]) with the integer accumulator exact (int64) and the
+// rescale in double: acc · s_x·s_w[c] + B[c], then the addend Z in float, then ReLU when the
+// `activation` attribute says so. x per tensor; w's zero point 0, one scale or one per output
+// channel (QLinearConv's contract).
+std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
+  const Value &x_scale = requireFloat(c.input(1), "the input scale"),
+              &w_scale = requireFloat(c.input(4), "the weight scale");
+  Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
+                                 c.optionalInput(5), nullptr);
+  int64_t channels = acc.shape.at(1);
+  if (x_scale.numel() != 1) throw ExecError("the input scale must have one element");
+  if (w_scale.numel() != 1 && w_scale.numel() != channels)
+    throw ExecError("the weight scale must have one element or one per output channel");
+  const Value* bias = c.optionalInput(6);
+  if (bias && (!bias->isFloat() || bias->numel() != channels))
+    throw ExecError("the bias must be float, one per output channel");
+  const Value* addend = c.optionalInput(7);
+  if (addend && (!addend->isFloat() || addend->shape != acc.shape))
+    throw ExecError("the addend must be float of the output's shape " + shapeText(acc.shape));
+  std::string activation = c.stringAttribute("activation", "");
+  if (!activation.empty() && activation != "Relu")
+    throw ExecError("unsupported: QLinearConvToFloat with activation " + activation);
+  Value y = Value::floats(acc.shape, std::vector<float>(acc.i.size()));
+  Slices slices(acc.shape, 1);
+  for (size_t k = 0; k < acc.i.size(); ++k) {
+    size_t ch = slices.of(k);
+    double real = static_cast<double>(acc.i[k]) * x_scale.f[0] *
+                      w_scale.f[w_scale.numel() == 1 ? 0 : ch] +
+                  (bias ? bias->f[ch] : 0.0);
+    float v = static_cast<float>(real);
+    if (addend) v += addend->f[k];
+    if (!activation.empty()) v = v > 0.0f ? v : (v == v ? 0.0f : v);  // ReLU; NaN passes
+    y.f[k] = v;
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
@@ -246,6 +284,7 @@ void addQuantizationKernels(KernelTable& t) {
     return std::vector<Value>{
         requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
   });
+  add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);
   add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{
         integerMatmul(c.input(0), c.optionalInput(2), c.input(1), c.optionalInput(3))};

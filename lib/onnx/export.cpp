@@ -328,6 +328,7 @@ class Exporter {
     if (node.target() == "torch.fake_quantize_per_tensor_affine" ||
         node.target() == "torch.fake_quantize_per_channel_affine")
       return emitFakeQuantize(node);
+    if (node.target() == "fxc.QLinearConvToFloat") return emitConvToFloat(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -371,6 +372,57 @@ class Exporter {
     pair[0]->add_output(unique(value_.at(&node) + "_quantized"));
     pair[1]->set_input(0, pair[0]->output(0));
     setOutputs(node, *pair[1], nullptr);
+  }
+
+  // fxc.QLinearConvToFloat (quant-lower's integer convolution with a float result) is written
+  // as the QDQ ops it computes: DequantizeLinear of the input and of the weight (axis 0),
+  // Conv with the float bias, then Add of the addend and Relu where the node has them.
+  void emitConvToFloat(const ir::Node& node) {
+    const auto& args = node.args();
+    if (args.size() < 6 || args.size() > 8)
+      throw ModelError("node '" + node.name() + "': QLinearConvToFloat takes 6 to 8 arguments");
+    auto input = [&](size_t k) { return k < args.size() ? valueOf(args[k], node) : std::string(); };
+    std::string base = value_.at(&node);
+    auto op = [&](const std::string& type, const std::string& suffix,
+                  const std::vector<std::string>& inputs) -> NodeProto& {
+      NodeProto& out = *graph_->add_node();
+      out.set_op_type(type);
+      out.set_name(node.name() + suffix);
+      for (const auto& name : inputs) out.add_input(name);
+      return out;
+    };
+    NodeProto& dx = op("DequantizeLinear", "_dequantize_input", {input(0), input(1), input(2)});
+    dx.add_output(unique(base + "_input"));
+    NodeProto& dw = op("DequantizeLinear", "_dequantize_weight", {input(3), input(4), input(5)});
+    writeAttributes({{"axis", ir::Argument(int64_t{0})}}, dw, node);
+    dw.add_output(unique(base + "_weight"));
+    std::vector<std::string> conv_inputs = {dx.output(0), dw.output(0)};
+    if (args.size() > 6 && !args[6].isNone()) conv_inputs.push_back(input(6));
+    ir::Kwargs attributes;
+    std::string activation;
+    for (const auto& [key, value] : node.kwargs()) {
+      if (key == "activation")
+        activation = value.toString();
+      else
+        attributes.emplace_back(key, value);
+    }
+    NodeProto* last = &op("Conv", "_conv", conv_inputs);
+    writeAttributes(attributes, *last, node);
+    auto chain = [&](const std::string& type, const std::string& suffix,
+                     std::vector<std::string> inputs) {
+      last->add_output(unique(base + "_" + suffix));
+      inputs.insert(inputs.begin(), last->output(0));
+      last = &op(type, "_" + suffix, inputs);
+    };
+    if (args.size() > 7 && !args[7].isNone()) chain("Add", "add", {input(7)});
+    if (activation == "Relu") {
+      chain("Relu", "relu", {});
+    } else if (!activation.empty()) {
+      throw ModelError("node '" + node.name() + "': QLinearConvToFloat with activation " +
+                       activation + ", which export does not know");
+    }
+    last->set_name(node.name());
+    setOutputs(node, *last, nullptr);
   }
 
   void emitModule(const ir::Node& node) {

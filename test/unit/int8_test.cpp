@@ -95,13 +95,18 @@ bool fastKernelTakes(const ir::GraphModule& gm, const std::vector<Value>& placeh
   REQUIRE(call);
   values.reserve(call->args().size());
   for (const ir::Argument& arg : call->args()) {
+    if (arg.isNone()) {
+      values.emplace_back();
+      continue;
+    }
     const ir::Node* input = arg.toNode();
     values.push_back(input->op() == ir::Opcode::kGetAttr
                          ? fxc::exec::fromTensor(*gm.findTensor(input->target()))
                          : placeholders.at(next++));
   }
   std::vector<const Value*> pointers;
-  for (const Value& v : values) pointers.push_back(&v);
+  for (size_t k = 0; k < values.size(); ++k)
+    pointers.push_back(call->args()[k].isNone() ? nullptr : &values[k]);
   std::any state;
   fxc::exec::KernelContext context(*call, nullptr, pointers, nullptr, gm.opset, &state);
   auto out = fxc::exec::cpuKernels().at(call->target())(context);
@@ -182,6 +187,71 @@ TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmet
   }
 }
 
+TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend and ReLU") {
+  struct Case {
+    int64_t n, cin, h, w, cout, k, stride, pad, group;
+    ir::DType x_type;
+    int64_t x_zp;
+    bool per_channel, bias, addend, relu;
+  };
+  const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
+  std::vector<Case> cases = {
+      {1, 16, 14, 14, 32, 3, 1, 1, 1, s8, 0, true, true, true, true},  // trt's residual conv
+      {2, 3, 17, 19, 8, 3, 2, 1, 1, u8, 128, true, true, false, true},  // zero point, no addend
+      {1, 32, 9, 9, 32, 3, 1, 1, 32, u8, 7, true, false, true, false},  // depthwise, addend only
+      {1, 16, 10, 10, 24, 1, 2, 0, 1, s8, -3, false, true, false, false},  // per tensor, plain
+      {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 5, true, true, true, true},       // grouped
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.cin);
+    CAPTURE(c.group);
+    CAPTURE(c.addend);
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    int64_t cin_g = c.cin / c.group;
+    int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1, ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
+    Value sw = randomFloats({c.per_channel ? c.cout : 1}, 0.001f, 0.01f, 32);
+    if (!c.per_channel) sw.shape.clear();
+    std::vector<ir::Argument> args = {
+        x,
+        b.scale(0.02f),
+        b.zeroPoint(c.x_zp, c.x_type),
+        b.constant(randomInts({c.cout, cin_g, c.k, c.k}, s8, -127, 127, 31)),
+        b.constant(sw),
+        b.constant(Value::ints(sw.shape, std::vector<int64_t>(sw.f.size(), 0), s8))};
+    if (c.bias || c.addend)
+      args.emplace_back(c.bias ? ir::Argument(b.constant(randomFloats({c.cout}, -2, 2, 33)))
+                               : ir::Argument());
+    if (c.addend) args.emplace_back(b.g().placeholder("z"));
+    ir::Kwargs kwargs = {{"kernel_shape", ints({c.k, c.k})},
+                         {"strides", ints({c.stride, c.stride})},
+                         {"pads", ints({c.pad, c.pad, c.pad, c.pad})},
+                         {"group", ir::Argument(c.group)}};
+    if (c.relu) kwargs.emplace_back("activation", ir::Argument(std::string("Relu")));
+    b.g().output(b.g().callFunction("fxc.QLinearConvToFloat", std::move(args), kwargs));
+    bool is_u8 = c.x_type == u8;
+    std::vector<Value> inputs = {
+        randomInts({c.n, c.cin, c.h, c.w}, c.x_type, is_u8 ? 0 : -128, is_u8 ? 255 : 127, 34)};
+    if (c.addend) inputs.push_back(randomFloats({c.n, c.cout, oh, ow}, -3, 3, 35));
+    CHECK(fastKernelTakes(*b.gm, inputs));
+    Value want = run(*b.gm, Backend::kReference, inputs)[0];
+    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
+    REQUIRE(got.shape == want.shape);
+    REQUIRE(got.isFloat());
+    // Float rounding only: the accumulator is exact in both.
+    float range = 0;
+    size_t zeros = 0;
+    for (float v : want.f) range = std::max(range, std::fabs(v));
+    REQUIRE(range > 0.5f);
+    for (size_t k = 0; k < want.f.size(); ++k) {
+      CHECK(std::fabs(got.f[k] - want.f[k]) <= 2e-6f * range);
+      zeros += want.f[k] == 0.0f;
+    }
+    // ReLU clips about half of the values; without it (almost) none are 0.
+    CHECK((zeros > want.f.size() / 4) == c.relu);
+  }
+}
+
 TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal the reference") {
   for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
     CAPTURE(static_cast<int>(dtype));
@@ -219,7 +289,7 @@ TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal 
 namespace {
 
 struct Lowered {
-  int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0;
+  int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0, conv_to_float = 0;
 };
 
 Lowered lower(ir::GraphModule& gm) {
@@ -235,6 +305,7 @@ Lowered lower(ir::GraphModule& gm) {
     if (what == "refused") counts.refused = n;
     if (what == "max-pool") counts.max_pool = n;
     if (what == "requantize") counts.requantize = n;
+    if (what == "conv to float") counts.conv_to_float = n;
   }
   return counts;
 }
@@ -384,4 +455,81 @@ TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
   Lowered counts = lower(*broadcast);
   CHECK(counts.add == 0);
   CHECK(counts.refused == 1);
+}
+
+// The trt preset's residual block: Q(relu(conv(DQ(x), DQ(w), b) + DQ(Q(y)))), the convolution's
+// result float. `shape` of the addend (a broadcast one is not fused), whether the convolution
+// has a second user (nothing fused then), whether a ReLU and a final Q follow.
+std::unique_ptr<ir::GraphModule> residualModel(bool relu, bool broadcast, bool shared, bool q) {
+  Builder b;
+  const auto s8 = ir::DType::kInt8;
+  ir::Node* x = b.g().placeholder("x");
+  ir::Node* y = b.g().placeholder("y");
+  ir::Node* dx = b.dequantize(b.quantize(x, 0.02f, 0, s8), 0.02f, 0, s8);
+  Value sw = randomFloats({8}, 0.002f, 0.01f, 42);
+  ir::Node* dw = b.g().callFunction(
+      "onnx.DequantizeLinear",
+      {b.constant(randomInts({8, 4, 3, 3}, s8, -127, 127, 41)), b.constant(sw),
+       b.constant(Value::ints({8}, std::vector<int64_t>(8, 0), s8))},
+      {{"axis", ir::Argument(int64_t{0})}});
+  ir::Node* conv = b.g().callFunction(
+      "torch.nn.functional.conv2d", {dx, dw, b.constant(randomFloats({8}, -0.5f, 0.5f, 43))},
+      {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
+  std::vector<std::string> shape = {"2", "8", "10", "10"};
+  conv->meta.shape = shape;
+  conv->meta.dtype = "float32";
+  ir::Node* dy = b.dequantize(b.quantize(y, 0.03f, 0, s8), 0.03f, 0, s8);
+  dy->meta.shape = broadcast ? std::vector<std::string>{"1", "8", "1", "10"} : shape;
+  dy->meta.dtype = "float32";
+  ir::Node* value = b.g().callFunction("operator.add", {conv, dy});
+  value->meta.shape = shape;
+  value->meta.dtype = "float32";
+  if (relu) value = b.g().callFunction("torch.relu", {value});
+  if (q) value = b.dequantize(b.quantize(value, 0.05f, 0, s8), 0.05f, 0, s8);
+  if (shared) value = b.g().callFunction("operator.mul", {value, conv});
+  b.g().output(value);
+  return std::move(b.gm);
+}
+
+TEST_CASE("quant-lower: a convolution whose result stays float, with the residual add and ReLU") {
+  std::vector<Value> inputs = {randomFloats({2, 4, 10, 10}, -2.5f, 2.5f, 44),
+                               randomFloats({2, 8, 10, 10}, -3.0f, 3.0f, 45)};
+  Value broadcast_y = randomFloats({1, 8, 1, 10}, -3.0f, 3.0f, 46);
+  struct Variant {
+    const char* what;
+    bool relu, broadcast, shared, q;
+    int64_t remaining_adds, remaining_relus;
+  };
+  std::vector<Variant> variants = {
+      {"add and relu fused, then Q", true, false, false, true, 0, 0},
+      {"add fused, no relu, then Q", false, false, false, true, 0, 0},
+      {"add and relu fused, float result", true, false, false, false, 0, 0},
+      {"broadcast addend: the add stays", true, true, false, true, 1, 1},
+      {"the convolution has another user: nothing fused", true, false, true, false, 1, 1},
+  };
+  for (const Variant& v : variants) {
+    std::string what = v.what;
+    CAPTURE(what);
+    auto qdq = residualModel(v.relu, v.broadcast, v.shared, v.q);
+    auto lowered = residualModel(v.relu, v.broadcast, v.shared, v.q);
+    Lowered counts = lower(*lowered);
+    CHECK(counts.conv_to_float == 1);
+    int64_t adds = 0, relus = 0, convs = 0;
+    for (const ir::Node* node : lowered->graph()) {
+      adds += node->target() == "operator.add";
+      relus += node->target() == "torch.relu";
+      convs += node->target() == "torch.nn.functional.conv2d";
+    }
+    CHECK(convs == 0);
+    CHECK(adds == v.remaining_adds);
+    CHECK(relus == v.remaining_relus);
+    std::vector<Value> in = inputs;
+    if (v.broadcast) in[1] = broadcast_y;
+    // With a final Q: within one step of 0.05 on rounding ties; float: rounding only (the
+    // outputs are of order 10, or 100 where multiplied by the convolution).
+    if (v.q)
+      checkAgainstQdq(*qdq, *lowered, in, 0.05f);
+    else
+      checkAgainstQdq(*qdq, *lowered, in, v.shared ? 1e-4f : 2e-5f, 1.0, 1.0);
+  }
 }
