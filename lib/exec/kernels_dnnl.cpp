@@ -460,6 +460,26 @@ bool unpadded(const memory::desc& desc) {
 // Elementwise loops are vectorized, and split over the threads from this many elements on.
 constexpr size_t kParallelElements = 1 << 16;
 
+// body(begin, end) over [0, n): in one call below kParallelElements, else in blocks of 16k
+// elements on the thread pool.
+template <typename Body>
+void inBlocks(size_t n, const Body& body) {
+  constexpr size_t kBlock = 1 << 14;
+  if (n < kParallelElements) return body(size_t{0}, n);
+  size_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static)
+  for (size_t b = 0; b < blocks; ++b) body(b * kBlock, std::min(n, (b + 1) * kBlock));
+}
+
+// The 8-bit loops are compiled for AVX-512 and AVX2 too, the CPU's best picked at load time
+// (GCC's function multiversioning): the portable build's SSE2 loop ran the quantized adds of
+// MobileNet-V2 at 2 ns an element.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FXC_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define FXC_VECTOR_CLONES
+#endif
+
 // Rounds half to even like std::nearbyint in the default rounding mode, for |x| ≤ 2^22 (after
 // the clamp, which saturation makes harmless): adding 1.5·2^23 leaves no fraction bits.
 inline float roundHalfEven(float x) {
@@ -477,11 +497,23 @@ inline T quantizeTo(float x, float scale, float zero_point, float lo, float hi) 
 }
 
 template <typename T>
+inline void quantizeLoop(const float* x, T* y, size_t begin, size_t end, float scale, float zp) {
+  float lo = std::is_signed_v<T> ? -128.0f : 0.0f, hi = std::is_signed_v<T> ? 127.0f : 255.0f;
+  for (size_t k = begin; k < end; ++k) y[k] = quantizeTo<T>(x[k], scale, zp, lo, hi);
+}
+FXC_VECTOR_CLONES void quantizeRange(const float* x, uint8_t* y, size_t begin, size_t end,
+                                     float scale, float zp) {
+  quantizeLoop(x, y, begin, end, scale, zp);
+}
+FXC_VECTOR_CLONES void quantizeRange(const float* x, int8_t* y, size_t begin, size_t end,
+                                     float scale, float zp) {
+  quantizeLoop(x, y, begin, end, scale, zp);
+}
+
+template <typename T>
 void quantizeElements(const float* x, T* y, size_t n, float scale, int64_t zero_point) {
   float zp = static_cast<float>(zero_point);
-  float lo = std::is_signed_v<T> ? -128.0f : 0.0f, hi = std::is_signed_v<T> ? 127.0f : 255.0f;
-#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
-  for (size_t k = 0; k < n; ++k) y[k] = quantizeTo<T>(x[k], scale, zp, lo, hi);
+  inBlocks(n, [&](size_t begin, size_t end) { quantizeRange(x, y, begin, end, scale, zp); });
 }
 
 // QuantizeLinear with one scale and zero point, into an 8-bit buffer the integer kernels read as
@@ -511,10 +543,22 @@ Kernel quantizeToInt8(Kernel reference) {
 }
 
 template <typename T>
+inline void dequantizeLoop(const T* x, float* y, size_t begin, size_t end, float scale, float zp) {
+  for (size_t k = begin; k < end; ++k) y[k] = (static_cast<float>(x[k]) - zp) * scale;
+}
+FXC_VECTOR_CLONES void dequantizeRange(const uint8_t* x, float* y, size_t begin, size_t end,
+                                       float scale, float zp) {
+  dequantizeLoop(x, y, begin, end, scale, zp);
+}
+FXC_VECTOR_CLONES void dequantizeRange(const int8_t* x, float* y, size_t begin, size_t end,
+                                       float scale, float zp) {
+  dequantizeLoop(x, y, begin, end, scale, zp);
+}
+
+template <typename T>
 void dequantizeElements(const T* x, float* y, size_t n, float scale, int64_t zero_point) {
   float zp = static_cast<float>(zero_point);
-#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
-  for (size_t k = 0; k < n; ++k) y[k] = (static_cast<float>(x[k]) - zp) * scale;
+  inBlocks(n, [&](size_t begin, size_t end) { dequantizeRange(x, y, begin, end, scale, zp); });
 }
 
 // DequantizeLinear of an 8-bit value in a oneDNN layout, one scale and zero point:
@@ -548,15 +592,32 @@ Kernel dequantizeFromInt8(Kernel reference) {
 
 // com.microsoft.QLinearAdd, two 8-bit values of one shape: Q(DQ(a) + DQ(b)) in float exactly as
 // the QDQ ops compute it (dequantizeValue, a float add, quantizeValue), in the layout of `a`.
+struct AddScales {
+  float sa, za, sb, zb, sy, zy;
+};
 template <typename T>
-void addQuantized(const T* a, const T* b, T* y, size_t n, float sa, float za, float sb, float zb,
-                  float sy, float zy) {
+inline void addLoop(const T* a, const T* b, T* y, size_t begin, size_t end, const AddScales& p) {
   float lo = std::is_signed_v<T> ? -128.0f : 0.0f, hi = std::is_signed_v<T> ? 127.0f : 255.0f;
-#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
-  for (size_t k = 0; k < n; ++k) {
+  float sa = p.sa, za = p.za, sb = p.sb, zb = p.zb, sy = p.sy, zy = p.zy;
+  for (size_t k = begin; k < end; ++k) {
     float sum = (static_cast<float>(a[k]) - za) * sa + (static_cast<float>(b[k]) - zb) * sb;
     y[k] = quantizeTo<T>(sum, sy, zy, lo, hi);
   }
+}
+FXC_VECTOR_CLONES void addRange(const uint8_t* a, const uint8_t* b, uint8_t* y, size_t begin,
+                                size_t end, const AddScales& p) {
+  addLoop(a, b, y, begin, end, p);
+}
+FXC_VECTOR_CLONES void addRange(const int8_t* a, const int8_t* b, int8_t* y, size_t begin,
+                                size_t end, const AddScales& p) {
+  addLoop(a, b, y, begin, end, p);
+}
+
+template <typename T>
+void addQuantized(const T* a, const T* b, T* y, size_t n, float sa, float za, float sb, float zb,
+                  float sy, float zy) {
+  AddScales p{sa, za, sb, zb, sy, zy};
+  inBlocks(n, [&](size_t begin, size_t end) { addRange(a, b, y, begin, end, p); });
 }
 
 Kernel quantizedAdd(Kernel reference) {
@@ -612,8 +673,10 @@ Kernel int8Bound(Kernel reference) {
     auto clamp = [&](auto* from, auto* to) {
       using T = std::remove_reference_t<decltype(*to)>;
       T b = static_cast<T>(bound.i[0]);
-#pragma omp parallel for simd schedule(static) if (n >= kParallelElements)
-      for (size_t k = 0; k < n; ++k) to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
+      inBlocks(n, [&](size_t begin, size_t end) {
+        for (size_t k = begin; k < end; ++k)
+          to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
+      });
     };
     if (x.dtype == ir::DType::kUInt8) {
       clamp(static_cast<const uint8_t*>(in.get_data_handle()),

@@ -269,16 +269,19 @@ TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal 
         b.g().callFunction("torch.maximum", {sum, b.zeroPoint(u8 ? 100 : 4, dtype)});
     b.g().output(ir::Argument::tuple(
         {ir::Argument(b.dequantize(clipped, 0.07f, u8 ? 100 : 4, dtype)), ir::Argument(sum)}));
-    // Values on rounding ties (x / s = k + 0.5) included: multiples of s/2.
-    Value a = randomFloats({2, 16, 9, 9}, -7.0f, 7.0f, 1);
-    Value c = randomFloats({2, 16, 9, 9}, -4.0f, 4.0f, 2);
-    for (size_t k = 0; k < a.f.size(); k += 7) a.f[k] = 0.025f * std::round(a.f[k] / 0.025f);
-    std::vector<Value> inputs = {a, c};
-    auto want = run(*b.gm, Backend::kReference, inputs);
-    auto got = run(*b.gm, Backend::kCpu, inputs);
-    CHECK(got[0].f == want[0].f);  // bit for bit: the same float arithmetic
-    CHECK(got[1].i == want[1].i);
-    CHECK(got[1].dtype == dtype);
+    // Values on rounding ties (x / s = k + 0.5) included: multiples of s/2. The larger shape
+    // runs on the thread pool in blocks, the last one partial.
+    for (std::vector<int64_t> shape : {std::vector<int64_t>{2, 16, 9, 9}, {2, 16, 70, 71}}) {
+      Value a = randomFloats(shape, -7.0f, 7.0f, 1);
+      Value c = randomFloats(shape, -4.0f, 4.0f, 2);
+      for (size_t k = 0; k < a.f.size(); k += 7) a.f[k] = 0.025f * std::round(a.f[k] / 0.025f);
+      std::vector<Value> inputs = {a, c};
+      auto want = run(*b.gm, Backend::kReference, inputs);
+      auto got = run(*b.gm, Backend::kCpu, inputs);
+      CHECK(got[0].f == want[0].f);  // bit for bit: the same float arithmetic
+      CHECK(got[1].i == want[1].i);
+      CHECK(got[1].dtype == dtype);
+    }
   }
   // The fast kernels take these (they would hand anything else to the reference, unseen above).
   Builder q;
