@@ -1,6 +1,10 @@
 #include "passes/registry.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "ir/name_space.h"
 
@@ -21,6 +25,40 @@ void PassResult::add(const std::string& what, int64_t n) {
     }
   }
   counts.emplace_back(what, n);
+}
+
+// The whole text, and nothing else, is the number: no leading space, no embedded NUL (C's
+// parsers stop at one), no overflow (strtoll saturates, and std::stoll threw out_of_range past
+// the check), a finite float.
+std::optional<int64_t> parseInteger(const std::string& text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (errno == ERANGE || end != text.c_str() + text.size()) return std::nullopt;
+  return static_cast<int64_t>(value);
+}
+
+std::optional<double> parseNumber(const std::string& text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (errno == ERANGE || end != text.c_str() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+int64_t Options::getInt(const std::string& key) const {
+  auto value = parseInteger(get(key));
+  if (!value) throw std::invalid_argument("option " + key + " is not an integer");
+  return *value;
+}
+
+double Options::getFloat(const std::string& key) const {
+  auto value = parseNumber(get(key));
+  if (!value) throw std::invalid_argument("option " + key + " is not a number");
+  return *value;
 }
 
 Registry& Registry::instance() {
@@ -47,16 +85,13 @@ std::vector<const PassInfo*> Registry::all() const {
 namespace {
 
 bool valid(OptionKind kind, const std::string& value) {
-  char* end = nullptr;
   switch (kind) {
     case OptionKind::kString:
       return true;
     case OptionKind::kInt:
-      std::strtoll(value.c_str(), &end, 10);
-      return !value.empty() && *end == '\0';
+      return parseInteger(value).has_value();
     case OptionKind::kFloat:
-      std::strtod(value.c_str(), &end);
-      return !value.empty() && *end == '\0';
+      return parseNumber(value).has_value();
     case OptionKind::kBool:
       return value == "true" || value == "false" || value == "1" || value == "0";
   }

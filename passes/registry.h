@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,13 +22,17 @@ struct OptionSpec {
   std::string help;
 };
 
+// A decimal integer (int64) or a finite number that is the whole text; nullopt otherwise.
+std::optional<int64_t> parseInteger(const std::string& text);
+std::optional<double> parseNumber(const std::string& text);
+
 // Option values as given (`--pass name:key=value,...`), checked against the specs, defaults
 // filled in.
 class Options {
  public:
   const std::string& get(const std::string& key) const { return values_.at(key); }
-  int64_t getInt(const std::string& key) const { return std::stoll(get(key)); }
-  double getFloat(const std::string& key) const { return std::stod(get(key)); }
+  int64_t getInt(const std::string& key) const;   // a value parseInteger accepts
+  double getFloat(const std::string& key) const;  // a value parseNumber accepts
   bool getBool(const std::string& key) const { return get(key) == "true" || get(key) == "1"; }
   std::map<std::string, std::string>& values() { return values_; }
   const std::map<std::string, std::string>& values() const { return values_; }
