@@ -91,6 +91,19 @@ class Lowering {
         spdlog::debug("quant-lower: {} stays in float: {}", conv->name(), why);
       }
     }
+    // A quantized Gemm or MatMul whose result stays float (the classifier, a transformer's
+    // Linear): ONNX Runtime's MatMulIntegerToFloat.
+    std::vector<ir::Node*> products = nodesOf("onnx.Gemm");
+    for (ir::Node* node : nodesOf("operator.matmul")) products.push_back(node);
+    for (ir::Node* node : products) {
+      std::string why;
+      if (lowerMatmulToFloat(node, why)) {
+        result_.add("matmul to float");
+      } else if (!why.empty()) {
+        spdlog::debug("quant-lower: {} stays in float: {}", node->name(), why);
+        result_.add("refused");
+      }
+    }
     return result_;
   }
 
@@ -413,6 +426,106 @@ class Lowering {
     ir::takeOverValue(*made, *last);
     last->replaceAllUsesWith(made);
     for (auto it = fused.rbegin(); it != fused.rend(); ++it) gm_.graph().eraseNode(*it);
+    eraseDead(dx);
+    eraseDead(dw);
+    return true;
+  }
+
+  // Gemm(DQ(x), DQ(w), c) (α = β = 1, A not transposed) or DQ(x) @ DQ(w) [+ c] with w a 2-D int8
+  // constant, zero point 0, one scale or one per output column, c a float constant of one
+  // element per column ⇒ com.microsoft.MatMulIntegerToFloat(x, w as [K, N], s_x, s_w, z_x, z_w,
+  // c). A transposed weight (transB) becomes a new [K, N] constant. The add of the bias after a
+  // MatMul joins it when the MatMul has no other user.
+  bool lowerMatmulToFloat(ir::Node* node, std::string& why) {
+    bool gemm = isCall(node, "onnx.Gemm");
+    ir::Node* dx = nodeArg(node, 0);
+    ir::Node* dw = nodeArg(node, 1);
+    if (!isCall(dx, "onnx.DequantizeLinear") || !isCall(dw, "onnx.DequantizeLinear")) return false;
+    bool trans_b = false;
+    if (gemm) {
+      for (const auto& [key, arg] : node->kwargs()) {
+        bool one = arg.kind() == ir::Argument::Kind::kFloat ? arg.toFloat() == 1.0
+                   : arg.kind() == ir::Argument::Kind::kInt  ? arg.toInt() == 1
+                                                             : false;
+        if ((key == "alpha" || key == "beta") && one) continue;
+        if (key == "transA" && arg.kind() == ir::Argument::Kind::kInt && arg.toInt() == 0) continue;
+        if (key == "transB" && arg.kind() == ir::Argument::Kind::kInt) {
+          trans_b = arg.toInt() != 0;
+          continue;
+        }
+        return (why = "the Gemm has " + key + " other than 1 (alpha, beta) or 0 (transA)"), false;
+      }
+    } else if (node->args().size() != 2 || !node->kwargs().empty()) {
+      return false;
+    }
+    auto x = scalarParams(dx, 1);
+    if (!x || !nodeArg(dx, 0))
+      return (why = "the input is not quantized per tensor with constants"), false;
+    auto w = constant(nodeArg(dw, 0));
+    auto sw = constant(nodeArg(dw, 1));
+    auto zw = dw->args().size() > 2 ? constant(nodeArg(dw, 2)) : std::optional<exec::Value>();
+    if (!w || w->dtype != ir::DType::kInt8 || w->shape.size() != 2 || !sw || !sw->isFloat() ||
+        (zw && (zw->isFloat() ||
+                std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))))
+      return (why = "the weight is not a 2-D int8 constant with zero point 0"), false;
+    int64_t k = w->shape[trans_b ? 1 : 0], n = w->shape[trans_b ? 0 : 1];
+    int64_t axis = 1;
+    if (const ir::Argument* a = kwarg(dw, "axis")) axis = a->toInt();
+    if (axis < 0) axis += 2;
+    if (sw->numel() != 1 && (sw->numel() != n || axis != (trans_b ? 0 : 1)))
+      return (why = "the weight's scales are not per tensor or per output column"), false;
+    for (float s : sw->f) {
+      if (!(s > 0) || !std::isfinite(s)) return (why = "a weight scale is not positive"), false;
+    }
+    auto is_bias = [&](ir::Node* c) {
+      auto b = constant(c);
+      return b && b->isFloat() && b->numel() == n &&
+             (b->shape.size() == 1 || (b->shape.size() == 2 && b->shape[0] == 1));
+    };
+    ir::Node* bias = nullptr;
+    ir::Node* last = node;
+    if (gemm && node->args().size() > 2 && !node->args()[2].isNone()) {
+      bias = nodeArg(node, 2);
+      if (!is_bias(bias)) return (why = "the Gemm's C is not a float constant per column"), false;
+    } else if (!gemm && node->users().size() == 1) {
+      ir::Node* add = node->users()[0];
+      if (isCall(add, "operator.add") && add->args().size() == 2 && add->kwargs().empty()) {
+        ir::Node* c = nodeArg(add, nodeArg(add, 0) == node ? 1 : 0);
+        // Only a bias of rank 1 adds along the last axis alone, whatever A's rank.
+        auto b = constant(c);
+        if (c != node && b && b->shape.size() == 1 && is_bias(c)) {
+          bias = c;
+          last = add;
+        }
+      }
+    }
+    ir::Node* weight = nodeArg(dw, 0);
+    if (trans_b) {
+      std::vector<int64_t> kn(w->i.size());
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t col = 0; col < k; ++col) kn[col * n + r] = w->i[r * k + col];
+      std::string path = gm_.freshPath(weight->target() + "_kn");
+      gm_.setTensor(path, intTensor(kn, {k, n}, ir::DType::kInt8));
+      auto guard = gm_.graph().insertingBefore(last);
+      weight = gm_.graph().getAttr(path);
+      weight->meta.dtype = "int8";
+      weight->meta.shape = std::vector<std::string>{std::to_string(k), std::to_string(n)};
+    }
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), weight, x->scale_node, nodeArg(dw, 1),
+                                      x->zero_point_node};
+    args.emplace_back(dw->args().size() > 2 ? dw->args()[2] : ir::Argument());
+    if (bias) args.emplace_back(bias);
+    ir::Node* made;
+    {
+      auto guard = gm_.graph().insertingBefore(last);
+      made = gm_.graph().callFunction("com.microsoft.MatMulIntegerToFloat", std::move(args));
+    }
+    made->meta.dtype = last->meta.dtype;
+    made->meta.shape = last->meta.shape;
+    ir::takeOverValue(*made, *last);
+    last->replaceAllUsesWith(made);
+    if (last != node) gm_.graph().eraseNode(last);
+    gm_.graph().eraseNode(node);
     eraseDead(dx);
     eraseDead(dw);
     return true;

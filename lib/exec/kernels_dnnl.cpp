@@ -1004,6 +1004,112 @@ Kernel linear(Kernel previous) {
   };
 }
 
+// com.microsoft.MatMulIntegerToFloat on oneDNN's int8 matmul: an 8-bit A of any rank ([..., K],
+// zero point per tensor), a constant int8 B [K, N] with zero point 0 (packed once), one scale or
+// one per column, a float bias; the product in s32, rescaled by a_scale·b_scale[n] (oneDNN's
+// output scales; the bias, added before them, in accumulator units) into float.
+struct QMatmulPlan {
+  int64_t m = 0;
+  ir::DType a_type = ir::DType::kUndefined;
+  dnnl::matmul primitive;
+  memory weights, bias, src_zero_point;
+  memory::desc src, dst;
+  bool use_reference = false;
+};
+
+Kernel matmulIntegerToFloat(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() < 4 || !c.state()) return onPlainInputs(reference, c);
+    const Value &a = c.input(0), &b = c.input(1), &a_scale = c.input(2), &b_scale = c.input(3);
+    const Value *a_zp = c.optionalInput(4), *b_zp = c.optionalInput(5), *bias = c.optionalInput(6);
+    for (size_t k = 1; k < c.inputCount(); ++k) {
+      if (c.optionalInput(k) && !c.constantInput(k)) return onPlainInputs(reference, c);
+    }
+    if (!isInt8(a.dtype) || a.shape.size() < 2 || b.dtype != ir::DType::kInt8 ||
+        b.shape.size() != 2 || b.shape[0] != a.shape.back() || !scalarOf(&a_scale, true) ||
+        !b_scale.isFloat() || (a_zp && (!scalarOf(a_zp, false) || a_zp->dtype != a.dtype)))
+      return onPlainInputs(reference, c);
+    int64_t k = b.shape[0], n = b.shape[1], m = a.numel() / k;
+    if ((b_scale.numel() != 1 && b_scale.numel() != n) || (bias && (!bias->isFloat() ||
+                                                                    bias->numel() != n)) ||
+        (b_zp && (b_zp->isFloat() ||
+                  std::any_of(b_zp->i.begin(), b_zp->i.end(), [](int64_t z) { return z != 0; }))))
+      return onPlainInputs(reference, c);
+    QMatmulPlan& plan = c.plan<QMatmulPlan>(
+        [&](const QMatmulPlan& p) { return p.m == m && p.a_type == a.dtype; },
+        [&] {
+          auto p = std::make_shared<QMatmulPlan>();
+          p->m = m;
+          p->a_type = a.dtype;
+          p->use_reference = true;
+          std::vector<float> scales;
+          for (float s : b_scale.f) {
+            double scale = static_cast<double>(a_scale.f[0]) * s;
+            if (!(scale > 0) || !std::isfinite(scale)) return p;  // the reference's result
+            scales.push_back(static_cast<float>(scale));
+          }
+          auto s8 = memory::data_type::s8, s32 = memory::data_type::s32;
+          try {
+            p->src = memory::desc(dimsOf({m, k}), dnnlType(a.dtype), Tag::ab);
+            p->dst = memory::desc(dimsOf({m, n}), kF32, Tag::ab);
+            memory::desc bias_desc =
+                bias ? memory::desc(dimsOf({1, n}), kF32, Tag::ab) : memory::desc();
+            dnnl::matmul::desc desc(p->src, memory::desc(dimsOf({k, n}), s8, Tag::any), bias_desc,
+                                    p->dst);
+            dnnl::primitive_attr attr;
+            attr.set_output_scales(scales.size() == 1 ? 0 : 1 << 1, scales);
+            if (a_zp && a_zp->i[0] != 0) {
+              attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+              p->src_zero_point = memory(memory::desc({1}, s32, Tag::x), engine());
+              *static_cast<int32_t*>(p->src_zero_point.get_data_handle()) =
+                  static_cast<int32_t>(a_zp->i[0]);
+            }
+            dnnl::matmul::primitive_desc pd(desc, attr, engine());
+            p->primitive = dnnl::matmul(pd);
+            memory user(memory::desc(dimsOf({k, n}), s8, Tag::ab), engine());
+            auto* narrow = static_cast<int8_t*>(user.get_data_handle());
+            for (size_t e = 0; e < b.i.size(); ++e) narrow[e] = static_cast<int8_t>(b.i[e]);
+            p->weights = memory(pd.weights_desc(), engine());
+            dnnl::reorder(user, p->weights).execute(stream(), user, p->weights);
+            stream().wait();
+            if (bias) {
+              p->bias = memory(bias_desc, engine());
+              auto* to = static_cast<float*>(p->bias.get_data_handle());
+              for (int64_t e = 0; e < n; ++e)
+                to[e] = static_cast<float>(static_cast<double>(bias->f[static_cast<size_t>(e)]) /
+                                           scales[scales.size() == 1 ? 0 : static_cast<size_t>(e)]);
+            }
+          } catch (const dnnl::error&) {
+            return p;
+          }
+          p->use_reference = false;
+          return p;
+        });
+    if (plan.use_reference) return onPlainInputs(reference, c);
+    // A as plain row-major 8-bit elements.
+    memory in = memoryOf(a);
+    memory::desc plain = retyped(plainDesc(a.shape), dnnlType(a.dtype));
+    if (!(in.get_desc() == plain)) {
+      memory relaid(plain, engine());
+      dnnl::reorder(in, relaid).execute(stream(), in, relaid);
+      stream().wait();
+      in = relaid;
+    }
+    std::vector<int64_t> shape = a.shape;
+    shape.back() = n;
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(plan.src, engine(), in.get_data_handle())},
+        {DNNL_ARG_WEIGHTS, plan.weights},
+        {DNNL_ARG_DST, memory(plan.dst, engine(), y.f.data())}};
+    if (plan.bias) args[DNNL_ARG_BIAS] = plan.bias;
+    if (plan.src_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = plan.src_zero_point;
+    plan.primitive.execute(stream(), args);
+    stream().wait();
+    return {std::move(y)};
+  };
+}
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -1027,6 +1133,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
   wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
   wrap(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
+  wrap(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
   wrap(t, {"torch.maximum"}, int8Bound<true>);
   wrap(t, {"torch.minimum"}, int8Bound<false>);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
@@ -1072,6 +1179,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "onnx.QuantizeLinear",
                                                 "onnx.DequantizeLinear",
                                                 "com.microsoft.QLinearAdd",
+                                                "com.microsoft.MatMulIntegerToFloat",
                                                 "torch.maximum",
                                                 "torch.minimum"};
   static const std::vector<std::string> all = [] {

@@ -269,6 +269,32 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// com.microsoft.MatMulIntegerToFloat(A, B, a_scale, b_scale, [a_zero_point, b_zero_point,
+// bias]): ONNX Runtime's integer matrix product with a float result (what quant-lower makes of a
+// quantized Gemm or MatMul whose result stays float): (A − z_a)(B − z_b) exactly (int64), times
+// a_scale·b_scale[n] in double, plus bias[n]. a_scale one element; b_scale one, or one per column.
+std::vector<Value> matmulIntegerToFloat(const KernelContext& c) {
+  const Value &a_scale = requireFloat(c.input(2), "A's scale"),
+              &b_scale = requireFloat(c.input(3), "B's scale");
+  Value acc = integerMatmul(c.input(0), c.optionalInput(4), c.input(1), c.optionalInput(5));
+  int64_t n = acc.shape.back();
+  if (a_scale.numel() != 1) throw ExecError("A's scale must have one element");
+  if (b_scale.numel() != 1 && b_scale.numel() != n)
+    throw ExecError("B's scale must have one element or one per column");
+  const Value* bias = c.optionalInput(6);
+  if (bias && (!bias->isFloat() || bias->numel() != n))
+    throw ExecError("the bias must be float, one per column");
+  Value y = Value::floats(acc.shape, std::vector<float>(acc.i.size()));
+  for (size_t k = 0; k < acc.i.size(); ++k) {
+    size_t col = k % static_cast<size_t>(n);
+    double real = static_cast<double>(acc.i[k]) * a_scale.f[0] *
+                      b_scale.f[b_scale.numel() == 1 ? 0 : col] +
+                  (bias ? bias->f[col] : 0.0);
+    y.f[k] = static_cast<float>(real);
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
@@ -285,6 +311,7 @@ void addQuantizationKernels(KernelTable& t) {
         requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
   });
   add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);
+  add(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
   add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{
         integerMatmul(c.input(0), c.optionalInput(2), c.input(1), c.optionalInput(3))};

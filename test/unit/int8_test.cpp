@@ -536,3 +536,119 @@ TEST_CASE("quant-lower: a convolution whose result stays float, with the residua
       checkAgainstQdq(*qdq, *lowered, in, v.shared ? 1e-4f : 2e-5f, 1.0, 1.0);
   }
 }
+
+TEST_CASE("MatMulIntegerToFloat: oneDNN's int8 matmul with a float result equals the exact one") {
+  struct Case {
+    std::vector<int64_t> a_shape;
+    int64_t n;
+    ir::DType a_type;
+    int64_t a_zp;
+    bool per_column, bias;
+  };
+  const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
+  std::vector<Case> cases = {
+      {{1, 1280}, 1000, u8, 0, true, true},   // a classifier at batch 1
+      {{8, 512}, 100, u8, 131, true, true},   // batch 8, zero point
+      {{2, 7, 64}, 48, s8, -5, false, true},  // a transformer's Linear: A of rank 3
+      {{3, 33}, 17, s8, 0, true, false},      // odd sizes, no bias
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.n);
+    Builder b;
+    int64_t k = c.a_shape.back();
+    Value sw = randomFloats({c.per_column ? c.n : 1}, 0.001f, 0.01f, 52);
+    if (!c.per_column) sw.shape.clear();
+    std::vector<ir::Argument> args = {
+        b.g().placeholder("a"),
+        b.constant(randomInts({k, c.n}, s8, -127, 127, 51)),
+        b.scale(0.02f),
+        b.constant(sw),
+        b.zeroPoint(c.a_zp, c.a_type),
+        b.constant(Value::ints(sw.shape, std::vector<int64_t>(sw.f.size(), 0), s8))};
+    if (c.bias) args.emplace_back(b.constant(randomFloats({c.n}, -2, 2, 53)));
+    b.g().output(b.g().callFunction("com.microsoft.MatMulIntegerToFloat", std::move(args)));
+    bool is_u8 = c.a_type == u8;
+    std::vector<Value> inputs = {
+        randomInts(c.a_shape, c.a_type, is_u8 ? 0 : -128, is_u8 ? 255 : 127, 54)};
+    Value want = run(*b.gm, Backend::kReference, inputs)[0];
+    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
+    REQUIRE(got.shape == want.shape);
+    REQUIRE(got.isFloat());
+    CHECK(got.shape.back() == c.n);
+    float range = 0;
+    for (float v : want.f) range = std::max(range, std::fabs(v));
+    REQUIRE(range > 0.5f);
+    for (size_t e = 0; e < want.f.size(); ++e) CHECK(std::fabs(got.f[e] - want.f[e]) <= 2e-6f * range);
+  }
+}
+
+namespace {
+
+// x → Q → DQ → Gemm(DQ(w), c) or DQ(x) @ DQ(w) [+ c]: a quantized Linear whose result stays float.
+std::unique_ptr<ir::GraphModule> linearModel(bool gemm, bool trans_b, bool per_column,
+                                             std::vector<int64_t> x_shape, float alpha = 1.0f) {
+  Builder b;
+  const auto s8 = ir::DType::kInt8, u8 = ir::DType::kUInt8;
+  int64_t k = x_shape.back(), n = 24;
+  ir::Node* x = b.g().placeholder("x");
+  ir::Node* dx = b.dequantize(b.quantize(x, 0.015f, 120, u8), 0.015f, 120, u8);
+  std::vector<int64_t> w_shape = trans_b ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
+  Value sw = randomFloats({per_column ? n : 1}, 0.002f, 0.01f, 62);
+  if (!per_column) sw.shape.clear();
+  ir::Node* dw = b.g().callFunction(
+      "onnx.DequantizeLinear",
+      {b.constant(randomInts(w_shape, s8, -127, 127, 61)), b.constant(sw),
+       b.constant(Value::ints(sw.shape, std::vector<int64_t>(sw.f.size(), 0), s8))},
+      {{"axis", ir::Argument(int64_t{trans_b ? 0 : 1})}});
+  ir::Node* bias = b.constant(randomFloats({n}, -0.5f, 0.5f, 63));
+  ir::Node* y;
+  if (gemm) {
+    y = b.g().callFunction("onnx.Gemm", {dx, dw, bias},
+                           {{"alpha", ir::Argument(static_cast<double>(alpha))},
+                            {"beta", ir::Argument(1.0)},
+                            {"transB", ir::Argument(int64_t{trans_b ? 1 : 0})}});
+  } else {
+    y = b.g().callFunction("operator.add", {b.g().callFunction("operator.matmul", {dx, dw}), bias});
+  }
+  b.g().output(y);
+  return std::move(b.gm);
+}
+
+}  // namespace
+
+TEST_CASE("quant-lower: a Gemm or MatMul whose result stays float becomes MatMulIntegerToFloat") {
+  struct Variant {
+    const char* what;
+    bool gemm, trans_b, per_column;
+    std::vector<int64_t> x_shape;
+    float alpha;
+    int64_t lowered;
+  };
+  std::vector<Variant> variants = {
+      {"Gemm transB=1 (torch's Linear), per column", true, true, true, {3, 40}, 1.0f, 1},
+      {"Gemm transB=0, per tensor", true, false, false, {3, 40}, 1.0f, 1},
+      {"MatMul + bias, rank 3", false, false, true, {2, 5, 40}, 1.0f, 1},
+      {"Gemm alpha=0.5: refused", true, true, true, {3, 40}, 0.5f, 0},
+  };
+  for (const Variant& v : variants) {
+    std::string what = v.what;
+    CAPTURE(what);
+    auto qdq = linearModel(v.gemm, v.trans_b, v.per_column, v.x_shape, v.alpha);
+    auto lowered = linearModel(v.gemm, v.trans_b, v.per_column, v.x_shape, v.alpha);
+    const auto* pass = fxc::passes::Registry::instance().find("quant-lower");
+    auto result = pass->run(*lowered, {});
+    REQUIRE(result);
+    CHECK(ir::lintGraph(lowered->graph(), lowered.get()).empty());
+    int64_t lowered_count = 0, left = 0;
+    for (const auto& [key, count] : result.value().counts)
+      if (key == "matmul to float") lowered_count = count;
+    for (const ir::Node* node : lowered->graph())
+      left += node->target() == "onnx.Gemm" || node->target() == "operator.matmul" ||
+              node->target() == "operator.add";
+    CHECK(lowered_count == v.lowered);
+    CHECK(left == (v.lowered ? 0 : 1));
+    std::vector<Value> inputs = {randomFloats(v.x_shape, -1.8f, 2.0f, 64)};
+    // Float rounding only (outputs of order 1).
+    checkAgainstQdq(*qdq, *lowered, inputs, 1e-5f, 1.0, 1.0);
+  }
+}
