@@ -65,15 +65,29 @@ Value castTo(const Value& x, ir::DType to) {
 
 template <typename T>
 void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
-                   const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                   const std::vector<int64_t>& out_shape, const std::vector<int64_t>& out_strides,
                    int64_t offset, int64_t n) {
   to.resize(static_cast<size_t>(n));
   if (n == 0) return;
-  size_t rank = shape.size();
-  if (rank == 0) {
+  // Dimensions of one element dropped, and neighbours the source also walks in order (stride of
+  // the outer = stride · size of the inner) merged: the rows copied get as long as they can be
+  // (a channel shuffle's transpose copies whole planes, not rows of its last axis).
+  std::vector<int64_t> shape, strides;
+  for (size_t d = 0; d < out_shape.size(); ++d) {
+    if (out_shape[d] == 1) continue;
+    if (!shape.empty() && strides.back() == out_strides[d] * out_shape[d]) {
+      shape.back() *= out_shape[d];
+      strides.back() = out_strides[d];
+    } else {
+      shape.push_back(out_shape[d]);
+      strides.push_back(out_strides[d]);
+    }
+  }
+  if (shape.empty()) {
     to[0] = from.at(static_cast<size_t>(offset));
     return;
   }
+  size_t rank = shape.size();
   int64_t inner = shape[rank - 1], step = strides[rank - 1];
   std::vector<int64_t> index(rank, 0);
   const T* in = from.data();
