@@ -49,8 +49,12 @@ std::optional<Value> KernelContext::tensorAttribute(const std::string& name) con
 }
 
 int64_t KernelContext::intAttribute(const std::string& name, int64_t fallback) const {
+  return optionalIntAttribute(name).value_or(fallback);
+}
+
+std::optional<int64_t> KernelContext::optionalIntAttribute(const std::string& name) const {
   const ir::Argument* value = attribute(name);
-  if (!value) return fallback;
+  if (!value) return std::nullopt;
   if (value->kind() == ir::Argument::Kind::kInt) return value->toInt();
   throw ExecError("attribute " + name + " is " + ir::pyRepr(*value) + ", not an integer");
 }
@@ -75,7 +79,11 @@ std::vector<int64_t> KernelContext::intsAttribute(const std::string& name,
   if (!value) return fallback;
   if (!value->isSequence()) throw ExecError("attribute " + name + " is not a list");
   std::vector<int64_t> out;
-  for (const auto& item : value->items()) out.push_back(item.toInt());
+  for (const auto& item : value->items()) {
+    if (item.kind() != ir::Argument::Kind::kInt)
+      throw ExecError("attribute " + name + " is " + ir::pyRepr(*value) + ", not a list of integers");
+    out.push_back(item.toInt());
+  }
   return out;
 }
 

@@ -98,6 +98,8 @@ class KernelContext {
   // A tensor-valued attribute (ConstantOfShape's value), or nullopt.
   std::optional<Value> tensorAttribute(const std::string& name) const;
   int64_t intAttribute(const std::string& name, int64_t fallback) const;
+  // The integer attribute, nullopt when absent; an attribute of another kind is the model's error.
+  std::optional<int64_t> optionalIntAttribute(const std::string& name) const;
   float floatAttribute(const std::string& name, float fallback) const;
   std::string stringAttribute(const std::string& name, const std::string& fallback) const;
   std::vector<int64_t> intsAttribute(const std::string& name, std::vector<int64_t> fallback) const;

@@ -25,9 +25,9 @@ Value negativeLogLikelihood(const KernelContext& c, const Value& x, const Value&
                     shapeText(x.shape));
   if (weight && (requireFloat(*weight, "the weight").shape != std::vector<int64_t>{classes}))
     throw ExecError("weight must have one element per class");
-  const ir::Argument* ignore_attr = c.attribute("ignore_index");
-  bool has_ignore = ignore_attr != nullptr;
-  int64_t ignore = has_ignore ? ignore_attr->toInt() : 0;
+  std::optional<int64_t> ignore_attr = c.optionalIntAttribute("ignore_index");
+  bool has_ignore = ignore_attr.has_value();
+  int64_t ignore = ignore_attr.value_or(0);
   std::string reduction = c.stringAttribute("reduction", "mean");
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     throw ExecError("unknown reduction '" + reduction + "'");

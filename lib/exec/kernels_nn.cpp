@@ -456,12 +456,12 @@ std::vector<Value> globalAveragePool(const KernelContext& c) {
 
 NormalizedExtent normalizedExtent(const KernelContext& c, const Value& x) {
   size_t rank = x.shape.size();
-  const ir::Argument* axis_attr = c.attribute("axis");
+  std::optional<int64_t> axis_attr = c.optionalIntAttribute("axis");
   bool coerced = c.opset() > 0 && c.opset() < 13;
-  if (c.opset() == 0 && (!axis_attr || (axis_attr->toInt() != -1 &&
-                                        axis_attr->toInt() + 1 != static_cast<int64_t>(rank))))
+  if (c.opset() == 0 &&
+      (!axis_attr || (*axis_attr != -1 && *axis_attr + 1 != static_cast<int64_t>(rank))))
     throw ExecError("unsupported: Softmax-like op on an axis other than the last, opset unknown");
-  size_t axis = normalizeAxis(axis_attr ? axis_attr->toInt() : (coerced ? 1 : -1), rank);
+  size_t axis = normalizeAxis(axis_attr.value_or(coerced ? 1 : -1), rank);
   NormalizedExtent e;
   for (size_t d = 0; d < axis; ++d) e.outer *= x.shape[d];
   if (coerced) {

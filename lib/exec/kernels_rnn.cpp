@@ -122,7 +122,12 @@ Kernel recurrent(Cell cell) {
     // Activations: f, g[, h] per direction.
     std::vector<std::string> names;
     if (const ir::Argument* given = c.attribute("activations")) {
-      for (const auto& item : given->items()) names.push_back(item.toString());
+      if (!given->isSequence()) throw ExecError("attribute activations is not a list");
+      for (const auto& item : given->items()) {
+        if (item.kind() != ir::Argument::Kind::kString)
+          throw ExecError("attribute activations lists a value that is not a string");
+        names.push_back(item.toString());
+      }
     }
     const size_t per_direction = cell == Cell::kLstm ? 3 : cell == Cell::kGru ? 2 : 1;
     if (names.empty()) {

@@ -127,9 +127,9 @@ std::vector<Value> compress(const KernelContext& c) {
   const Value& condition = c.input(1);
   if (condition.shape.size() != 1) throw ExecError("Compress's condition must be 1-D");
   std::vector<int64_t> flags = condition.asInts();
-  const ir::Argument* axis_attribute = c.attribute("axis");
+  std::optional<int64_t> axis_attribute = c.optionalIntAttribute("axis");
   std::vector<int64_t> shape = axis_attribute ? x.shape : std::vector<int64_t>{x.numel()};
-  size_t axis = axis_attribute ? normalizeAxis(axis_attribute->toInt(), x.shape.size()) : 0;
+  size_t axis = axis_attribute ? normalizeAxis(*axis_attribute, x.shape.size()) : 0;
   int64_t extent = shape[axis], inner = 1;
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
   if (static_cast<int64_t>(flags.size()) > extent)
@@ -188,8 +188,8 @@ std::vector<Value> reverseSequence(const KernelContext& c) {
 std::vector<Value> eyeLike(const KernelContext& c) {
   const Value& x = c.input(0);
   if (x.shape.size() != 2) throw ExecError("EyeLike needs a 2-D input");
-  const ir::Argument* dtype_attribute = c.attribute("dtype");
-  auto dtype = dtype_attribute ? static_cast<ir::DType>(dtype_attribute->toInt()) : x.dtype;
+  std::optional<int64_t> dtype_attribute = c.optionalIntAttribute("dtype");
+  auto dtype = dtype_attribute ? static_cast<ir::DType>(*dtype_attribute) : x.dtype;
   if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kFloat64 && !heldAsInteger(dtype))
     throw ExecError("unsupported: EyeLike of type " + std::string(ir::dtypeName(dtype)));
   int64_t k = c.intAttribute("k", 0), rows = x.shape[0], cols = x.shape[1];
@@ -220,10 +220,10 @@ std::vector<Value> eyeLike(const KernelContext& c) {
 // in the output, and the counts. Slices compare lexicographically, as numpy.unique does.
 std::vector<Value> unique(const KernelContext& c) {
   const Value& x = c.input(0);
-  const ir::Argument* axis_attribute = c.attribute("axis");
+  std::optional<int64_t> axis_attribute = c.optionalIntAttribute("axis");
   bool sorted = c.intAttribute("sorted", 1) != 0;
   std::vector<int64_t> shape = axis_attribute ? x.shape : std::vector<int64_t>{x.numel()};
-  size_t axis = axis_attribute ? normalizeAxis(axis_attribute->toInt(), x.shape.size()) : 0;
+  size_t axis = axis_attribute ? normalizeAxis(*axis_attribute, x.shape.size()) : 0;
   if (x.isFloat()) {
     for (float v : x.f) {
       if (std::isnan(v)) throw ExecError("unsupported: Unique of NaN");
