@@ -237,8 +237,11 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
                                                  const RawSpan* span) {
   auto tensor = std::make_shared<ir::Tensor>();
   tensor->dtype = static_cast<ir::DType>(proto.data_type());
+  int64_t count = 1;  // the element count, checked here so that numel() cannot overflow later
   for (int64_t d : proto.dims()) {
     if (d < 0) return Error{what + ": negative dimension " + std::to_string(d)};
+    if (__builtin_mul_overflow(count, d, &count) || count > (int64_t{1} << 56))
+      return Error{what + ": its dimensions multiply past 2^56 elements"};
     tensor->dims.push_back(d);
   }
   size_t element_size = ir::dtypeSize(tensor->dtype);
