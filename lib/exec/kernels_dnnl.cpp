@@ -657,6 +657,21 @@ Kernel quantizedAdd(Kernel reference) {
   };
 }
 
+template <bool kMax, typename T>
+inline void boundLoop(const T* from, T* to, size_t begin, size_t end, T b) {
+  for (size_t k = begin; k < end; ++k) to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
+}
+template <bool kMax>
+FXC_VECTOR_CLONES void boundRange(const uint8_t* from, uint8_t* to, size_t begin, size_t end,
+                                  uint8_t b) {
+  boundLoop<kMax>(from, to, begin, end, b);
+}
+template <bool kMax>
+FXC_VECTOR_CLONES void boundRange(const int8_t* from, int8_t* to, size_t begin, size_t end,
+                                  int8_t b) {
+  boundLoop<kMax>(from, to, begin, end, b);
+}
+
 // torch.maximum / torch.minimum of an 8-bit value and a one-element constant of its type (the
 // clamp that quant-lower keeps as integer bounds), in the value's layout.
 template <bool kMax>
@@ -673,10 +688,7 @@ Kernel int8Bound(Kernel reference) {
     auto clamp = [&](auto* from, auto* to) {
       using T = std::remove_reference_t<decltype(*to)>;
       T b = static_cast<T>(bound.i[0]);
-      inBlocks(n, [&](size_t begin, size_t end) {
-        for (size_t k = begin; k < end; ++k)
-          to[k] = kMax ? std::max(from[k], b) : std::min(from[k], b);
-      });
+      inBlocks(n, [&](size_t begin, size_t end) { boundRange<kMax>(from, to, begin, end, b); });
     };
     if (x.dtype == ir::DType::kUInt8) {
       clamp(static_cast<const uint8_t*>(in.get_data_handle()),
