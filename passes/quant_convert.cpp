@@ -295,15 +295,29 @@ Expected<PassResult> foldWeights(ir::GraphModule& gm, const Options&) {
       continue;
     }
     if (zp_value.isFloat() || zp_value.i.size() != scales.size()) continue;
+    // Only what the op itself would accept is folded (anything else runs, and fails, as
+    // written): an integer axis inside the weight's rank with one scale per slice along it
+    // (the passes fuzzer found scales past the axis's size read out of bounds), integer bounds.
     const ir::Argument* axis_kw = node->kwarg("axis");
+    if (axis_kw && axis_kw->kind() != ir::Argument::Kind::kInt) continue;
+    int64_t rank = static_cast<int64_t>(w->dims.size());
     int64_t axis = scales.size() > 1 ? (axis_kw ? axis_kw->toInt() : (fake ? 0 : 1)) : -1;
-    if (axis < 0 && scales.size() > 1) axis += static_cast<int64_t>(w->dims.size());
+    if (axis < 0 && scales.size() > 1) axis += rank;
+    if (scales.size() > 1 &&
+        (axis < 0 || axis >= rank ||
+         w->dims[static_cast<size_t>(axis)] != static_cast<int64_t>(scales.size())))
+      continue;
     exec::QuantRange range =
         z->dtype == ir::DType::kUInt8 ? exec::QuantRange{0, 255} : exec::QuantRange{-128, 127};
     if (fake) {
       const ir::Argument* lo = node->kwarg("quant_min");
       const ir::Argument* hi = node->kwarg("quant_max");
-      if (lo && hi) range = {lo->toInt(), hi->toInt()};
+      if (lo && hi) {
+        if (lo->kind() != ir::Argument::Kind::kInt || hi->kind() != ir::Argument::Kind::kInt ||
+            lo->toInt() >= hi->toInt())
+          continue;
+        range = {lo->toInt(), hi->toInt()};
+      }
     }
     std::vector<exec::QuantParams> params;
     for (size_t c = 0; c < scales.size(); ++c) params.push_back({scales[c], zp_value.i[c]});

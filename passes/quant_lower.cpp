@@ -334,7 +334,11 @@ class Lowering {
       return (why = "the weight is not an int8 constant with zero point 0"), std::nullopt;
     int64_t channels = w->shape[0];
     int64_t axis = 1;
-    if (const ir::Argument* a = kwarg(dw, "axis")) axis = a->toInt();
+    if (const ir::Argument* a = kwarg(dw, "axis")) {
+      if (a->kind() != ir::Argument::Kind::kInt)
+        return (why = "the weight's axis is not an integer"), std::nullopt;
+      axis = a->toInt();
+    }
     if (sw->numel() != 1 && (sw->numel() != channels || axis != 0))
       return (why = "the weight's scales are not per tensor or per output channel"), std::nullopt;
     for (float s : sw->f) {
@@ -470,7 +474,11 @@ class Lowering {
       return (why = "the weight is not a 2-D int8 constant with zero point 0"), false;
     int64_t k = w->shape[trans_b ? 1 : 0], n = w->shape[trans_b ? 0 : 1];
     int64_t axis = 1;
-    if (const ir::Argument* a = kwarg(dw, "axis")) axis = a->toInt();
+    if (const ir::Argument* a = kwarg(dw, "axis")) {
+      if (a->kind() != ir::Argument::Kind::kInt)
+        return (why = "the weight's axis is not an integer"), false;
+      axis = a->toInt();
+    }
     if (axis < 0) axis += 2;
     if (sw->numel() != 1 && (sw->numel() != n || axis != (trans_b ? 0 : 1)))
       return (why = "the weight's scales are not per tensor or per output column"), false;
