@@ -377,6 +377,10 @@ class Lowering {
   // (kept as it is: the result is float). What the node computes is the QDQ graph's float
   // arithmetic but for its rounding: the integer accumulator is exact.
   bool lowerConvToFloat(ir::Node* conv, std::string& why) {
+    // A float model's convolutions are not candidates: nothing to say about them.
+    if (!isCall(nodeArg(conv, 0), "onnx.DequantizeLinear") ||
+        !isCall(nodeArg(conv, 1), "onnx.DequantizeLinear"))
+      return false;
     auto operands = quantizedOperands(conv, why);
     if (!operands) return false;
     auto [dx, dw, x, w_scales, channels] = *operands;
