@@ -504,8 +504,10 @@ class Lowering {
       if (isCall(add, "operator.add") && add->args().size() == 2 && add->kwargs().empty()) {
         ir::Node* c = nodeArg(add, nodeArg(add, 0) == node ? 1 : 0);
         // Only a bias of rank 1 adds along the last axis alone, whatever A's rank.
-        auto b = constant(c);
-        if (c != node && b && b->shape.size() == 1 && is_bias(c)) {
+        auto tensor = c && c != node && c->op() == ir::Opcode::kGetAttr
+                          ? gm_.findTensor(c->target())
+                          : nullptr;
+        if (tensor && tensor->dims.size() == 1 && is_bias(c)) {
           bias = c;
           last = add;
         }

@@ -208,6 +208,16 @@ void reorderWeights(ConvPlan& plan, const Value& w) {
   stream().wait();
 }
 
+// oneDNN's sum post-op adds what dst holds: `addend` copied into dst, in dst's layout.
+void fillForSum(const Value& addend, memory& dst) {
+  memory from = memoryOf(addend);
+  if (from.get_desc() == dst.get_desc()) {
+    std::memcpy(dst.get_data_handle(), from.get_data_handle(), dst.get_desc().get_size());
+  } else {
+    dnnl::reorder(from, dst).execute(stream(), from, dst);
+  }
+}
+
 Kernel convolution(Kernel reference, Fused fused) {
   return [reference, fused](const KernelContext& c) -> std::vector<Value> {
     const Value& x = requireFloat(c.input(0), "the input");
@@ -259,15 +269,7 @@ Kernel convolution(Kernel reference, Fused fused) {
     } else {
       dst = memory(plan.dst, engine());
     }
-    if (residual) {
-      // The sum post-op adds what dst holds: the residual, in dst's layout.
-      memory r = memoryOf(*residual);
-      if (r.get_desc() == plan.dst) {
-        std::memcpy(dst.get_data_handle(), r.get_data_handle(), plan.dst.get_size());
-      } else {
-        dnnl::reorder(r, dst).execute(stream(), r, dst);
-      }
-    }
+    if (residual) fillForSum(*residual, dst);
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
                                             {DNNL_ARG_WEIGHTS, plan.weights},
                                             {DNNL_ARG_DST, dst}};
@@ -417,15 +419,7 @@ Kernel quantizedConvolution(Kernel reference, bool to_float) {
     if (plan.use_reference) return onPlainInputs(reference, c);
     memory dst(plan.dst, engine());
     const Value* addend = to_float ? c.optionalInput(7) : nullptr;
-    if (addend) {
-      // The sum post-op adds what dst holds: the addend, in dst's layout.
-      memory z = memoryOf(*addend);
-      if (z.get_desc() == plan.dst) {
-        std::memcpy(dst.get_data_handle(), z.get_data_handle(), plan.dst.get_size());
-      } else {
-        dnnl::reorder(z, dst).execute(stream(), z, dst);
-      }
-    }
+    if (addend) fillForSum(*addend, dst);
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
                                             {DNNL_ARG_WEIGHTS, plan.weights},
                                             {DNNL_ARG_DST, dst}};

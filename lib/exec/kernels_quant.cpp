@@ -236,32 +236,44 @@ std::vector<Value> quantizedAdd(const KernelContext& c) {
 // rescale in double: acc · s_x·s_w[c] + B[c], then the addend Z in float, then ReLU when the
 // `activation` attribute says so. x per tensor; w's zero point 0, one scale or one per output
 // channel (QLinearConv's contract).
+// An exact integer accumulator back in real units, in double: acc · s_a·s_b[c] + bias[c], c the
+// index along `axis` (the output channel of a convolution, the column of a matrix product);
+// s_a one element, s_b and the bias one or one per c. `what` names c in the errors.
+Value dequantizeAccumulator(const Value& acc, const Value& a_scale, const Value& b_scale,
+                            const Value* bias, size_t axis, const char* what) {
+  requireFloat(a_scale, "the input scale");
+  requireFloat(b_scale, "the weight scale");
+  int64_t count = acc.shape.at(axis);
+  if (a_scale.numel() != 1) throw ExecError("the input scale must have one element");
+  if (b_scale.numel() != 1 && b_scale.numel() != count)
+    throw ExecError(std::string("the weight scale must have one element or one per ") + what);
+  if (bias && (!bias->isFloat() || bias->numel() != count))
+    throw ExecError(std::string("the bias must be float, one per ") + what);
+  Value y = Value::floats(acc.shape, std::vector<float>(acc.i.size()));
+  Slices slices(acc.shape, static_cast<int64_t>(axis));
+  for (size_t k = 0; k < acc.i.size(); ++k) {
+    size_t c = slices.of(k);
+    double real = static_cast<double>(acc.i[k]) * a_scale.f[0] *
+                      b_scale.f[b_scale.numel() == 1 ? 0 : c] +
+                  (bias ? bias->f[c] : 0.0);
+    y.f[k] = static_cast<float>(real);
+  }
+  return y;
+}
+
 std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
-  const Value &x_scale = requireFloat(c.input(1), "the input scale"),
-              &w_scale = requireFloat(c.input(4), "the weight scale");
   Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
                                  c.optionalInput(5), nullptr);
-  int64_t channels = acc.shape.at(1);
-  if (x_scale.numel() != 1) throw ExecError("the input scale must have one element");
-  if (w_scale.numel() != 1 && w_scale.numel() != channels)
-    throw ExecError("the weight scale must have one element or one per output channel");
-  const Value* bias = c.optionalInput(6);
-  if (bias && (!bias->isFloat() || bias->numel() != channels))
-    throw ExecError("the bias must be float, one per output channel");
+  Value y = dequantizeAccumulator(acc, c.input(1), c.input(4), c.optionalInput(6), 1,
+                                  "output channel");
   const Value* addend = c.optionalInput(7);
-  if (addend && (!addend->isFloat() || addend->shape != acc.shape))
-    throw ExecError("the addend must be float of the output's shape " + shapeText(acc.shape));
+  if (addend && (!addend->isFloat() || addend->shape != y.shape))
+    throw ExecError("the addend must be float of the output's shape " + shapeText(y.shape));
   std::string activation = c.stringAttribute("activation", "");
   if (!activation.empty() && activation != "Relu")
     throw ExecError("unsupported: QLinearConvToFloat with activation " + activation);
-  Value y = Value::floats(acc.shape, std::vector<float>(acc.i.size()));
-  Slices slices(acc.shape, 1);
-  for (size_t k = 0; k < acc.i.size(); ++k) {
-    size_t ch = slices.of(k);
-    double real = static_cast<double>(acc.i[k]) * x_scale.f[0] *
-                      w_scale.f[w_scale.numel() == 1 ? 0 : ch] +
-                  (bias ? bias->f[ch] : 0.0);
-    float v = static_cast<float>(real);
+  for (size_t k = 0; k < y.f.size(); ++k) {
+    float v = y.f[k];
     if (addend) v += addend->f[k];
     if (!activation.empty()) v = v > 0.0f ? v : (v == v ? 0.0f : v);  // ReLU; NaN passes
     y.f[k] = v;
@@ -274,25 +286,9 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
 // quantized Gemm or MatMul whose result stays float): (A − z_a)(B − z_b) exactly (int64), times
 // a_scale·b_scale[n] in double, plus bias[n]. a_scale one element; b_scale one, or one per column.
 std::vector<Value> matmulIntegerToFloat(const KernelContext& c) {
-  const Value &a_scale = requireFloat(c.input(2), "A's scale"),
-              &b_scale = requireFloat(c.input(3), "B's scale");
   Value acc = integerMatmul(c.input(0), c.optionalInput(4), c.input(1), c.optionalInput(5));
-  int64_t n = acc.shape.back();
-  if (a_scale.numel() != 1) throw ExecError("A's scale must have one element");
-  if (b_scale.numel() != 1 && b_scale.numel() != n)
-    throw ExecError("B's scale must have one element or one per column");
-  const Value* bias = c.optionalInput(6);
-  if (bias && (!bias->isFloat() || bias->numel() != n))
-    throw ExecError("the bias must be float, one per column");
-  Value y = Value::floats(acc.shape, std::vector<float>(acc.i.size()));
-  for (size_t k = 0; k < acc.i.size(); ++k) {
-    size_t col = k % static_cast<size_t>(n);
-    double real = static_cast<double>(acc.i[k]) * a_scale.f[0] *
-                      b_scale.f[b_scale.numel() == 1 ? 0 : col] +
-                  (bias ? bias->f[col] : 0.0);
-    y.f[k] = static_cast<float>(real);
-  }
-  return {std::move(y)};
+  return {dequantizeAccumulator(acc, c.input(2), c.input(3), c.optionalInput(6),
+                                acc.shape.size() - 1, "column")};
 }
 
 }  // namespace
