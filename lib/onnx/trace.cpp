@@ -5,17 +5,10 @@
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
-#include <poll.h>
-#include <signal.h>
 #include <spdlog/spdlog.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,90 +24,10 @@
 #include "onnx/op_table.h"
 #include "onnx/recognize.h"
 #include "onnx/scopes.h"
+#include "onnx/shape_inference.h"
 
 namespace fxc::onnx {
 namespace {
-
-// ONNX's shape inference is code of ONNX's, which crashes on some malformed models (the fuzzers
-// found a ConvTranspose whose weight has rank 2: a null dereference in libonnx 1.13's
-// convTransposeShapeInference). It runs in a child process that sends back the graph's
-// value_info and output types; when the child dies, hangs past a minute or fails, the model
-// traces without inferred shapes and `why` says what happened.
-bool inferShapesIsolated(::onnx::ModelProto& model, std::string& why) {
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    why = std::string("pipe: ") + std::strerror(errno);
-    return false;
-  }
-  std::fflush(nullptr);
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    why = std::string("fork: ") + std::strerror(errno);
-    return false;
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    try {
-      ::onnx::shape_inference::InferShapes(model);
-    } catch (const std::exception&) {
-      // What the inference annotated before it gave up is still worth sending.
-    }
-    ::onnx::GraphProto result;
-    *result.mutable_value_info() = model.graph().value_info();
-    *result.mutable_output() = model.graph().output();
-    std::string bytes = result.SerializeAsString();
-    for (size_t at = 0; at < bytes.size();) {
-      ssize_t n = ::write(fds[1], bytes.data() + at, bytes.size() - at);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) ::_exit(1);
-      at += static_cast<size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string bytes;
-  char buffer[65536];
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  bool timed_out = false;
-  for (;;) {
-    int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                    deadline - std::chrono::steady_clock::now())
-                                    .count());
-    pollfd ready{fds[0], POLLIN, 0};
-    int polled = left > 0 ? ::poll(&ready, 1, left) : 0;
-    if (polled < 0 && errno == EINTR) continue;
-    if (polled <= 0) {
-      timed_out = true;
-      ::kill(child, SIGKILL);
-      break;
-    }
-    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    bytes.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::onnx::GraphProto result;
-  if (timed_out) {
-    why = "it ran for more than a minute";
-  } else if (WIFSIGNALED(status)) {
-    why = std::string("it crashed (") + ::strsignal(WTERMSIG(status)) + ") on this model";
-  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !result.ParseFromString(bytes) ||
-             result.output_size() != model.graph().output_size()) {
-    why = "it failed";
-  } else {
-    *model.mutable_graph()->mutable_value_info() = std::move(*result.mutable_value_info());
-    for (int k = 0; k < result.output_size(); ++k)
-      *model.mutable_graph()->mutable_output(k) = std::move(*result.mutable_output(k));
-    return true;
-  }
-  return false;
-}
 
 using ::onnx::AttributeProto;
 using ::onnx::NodeProto;

@@ -1,11 +1,13 @@
 #include "onnx/load.h"
 
 #include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
 
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include "onnx/shape_inference.h"
 #include "onnx/trace.h"
 #include "test_models.h"
 
@@ -76,4 +78,43 @@ TEST_CASE("a view becomes owned bytes on demand") {
   CHECK_FALSE(t.isView());
   CHECK(std::string(t.bytes(), t.byteSize()) == "Xdef");
   CHECK(*keep == "abcdefgh");
+}
+
+TEST_CASE("ONNX's shape inference runs in one worker process, replaced when a model crashes it") {
+  // conv_transpose_2d_weight_shapes.onnx makes libonnx 1.13 dereference null; each model after
+  // it must still get its shapes (a dead worker is replaced), and fxc must survive.
+  const std::string fine = testModelsDir() + "/resnet18_narrow.onnx";
+  const std::string crashing = std::string(FXC_SOURCE_DIR) +
+                               "/test/fuzz/regressions/model/conv_transpose_2d_weight_shapes.onnx";
+  auto protoOf = [](const std::string& path) {
+    auto loaded = fxc::onnx::loadModel(path);
+    REQUIRE(loaded.ok());
+    return *loaded.value().proto;
+  };
+  for (int round = 0; round < 3; ++round) {
+    ::onnx::ModelProto model = protoOf(fine);
+    std::string why;
+    CHECK(fxc::onnx::inferShapesIsolated(model, why));
+    CHECK(model.graph().value_info_size() == 68);  // every value but the output
+    CHECK(why.empty());
+    model = protoOf(crashing);
+    CHECK_FALSE(fxc::onnx::inferShapesIsolated(model, why));
+    CHECK(why == "it crashed (Segmentation fault) on this model");
+    CHECK(model.graph().value_info_size() == 0);
+  }
+  // Through trace: the crashing model traces (without inferred shapes), the next one has them.
+  fxc::onnx::TraceOptions options;
+  options.infer_shapes = true;
+  for (const std::string& path : {crashing, fine}) {
+    auto loaded = fxc::onnx::loadModel(path);
+    REQUIRE(loaded.ok());
+    auto traced = fxc::onnx::trace(loaded.take(), options);
+    REQUIRE(traced.ok());
+    if (path == fine) {
+      for (const ir::Node* node : traced.value()->graph()) {
+        if (node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule)
+          CHECK(node->meta.shape.has_value());
+      }
+    }
+  }
 }
