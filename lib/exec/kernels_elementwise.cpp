@@ -162,6 +162,20 @@ std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
   return shape;
 }
 
+// body(i) for i in [0, n): on the thread pool when `parallel`. A body that can throw (the integer
+// ops: division by zero) must run with `parallel` false, outside any OpenMP region: an exception
+// cannot leave one, and `omp parallel for if (false)` is a region all the same (std::terminate:
+// the quantization fuzzer's uint8 Mod on random data).
+template <typename Body>
+void forEachIndex(bool parallel, int64_t n, const Body& body) {
+  if (parallel) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) body(i);
+  }
+}
+
 // out[o] = fn(x[i], y[j]) over the broadcast of x and y; a plain loop when the shapes are equal.
 template <typename T, typename F>
 std::vector<T> combineElements(const Value& a, const Value& b, const std::vector<T>& x,
@@ -174,9 +188,8 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   if (a.shape == b.shape) {
     shape = a.shape;
     out.resize(x.size());
-    const int64_t n = static_cast<int64_t>(out.size());
-#pragma omp parallel for if (parallel)
-    for (int64_t k = 0; k < n; ++k) out[k] = fn(x[k], y[k]);
+    forEachIndex(parallel, static_cast<int64_t>(out.size()),
+                 [&](int64_t k) { out[k] = fn(x[k], y[k]); });
     return out;
   }
   std::vector<int64_t> full = broadcastShape(a.shape, b.shape);
@@ -203,8 +216,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     const std::vector<T>& w = part_second ? x : y;
     const std::vector<T>& v = part_second ? y : x;
     size_t blocks = v.size(), block = blocks ? out.size() / blocks : 0;
-#pragma omp parallel for if (parallel && blocks > 1)
-    for (size_t i = 0; i < blocks; ++i) {
+    forEachIndex(parallel && blocks > 1, static_cast<int64_t>(blocks), [&](int64_t i) {
       T c = v[i];
       const T* in = w.data() + i * block;
       T* to = out.data() + i * block;
@@ -213,7 +225,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
       } else {
         for (size_t k = 0; k < block; ++k) to[k] = fn(c, in[k]);
       }
-    }
+    });
     shape = full;
     return true;
   };
@@ -231,8 +243,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
     const std::vector<T>& w = part_second ? x : y;
     const std::vector<T>& v = part_second ? y : x;
     size_t row = v.size(), rows = row ? out.size() / row : 0;
-#pragma omp parallel for if (parallel && rows > 1)
-    for (size_t i = 0; i < rows; ++i) {
+    forEachIndex(parallel && rows > 1, static_cast<int64_t>(rows), [&](int64_t i) {
       const T* in = w.data() + i * row;
       T* to = out.data() + i * row;
       if (part_second) {
@@ -240,7 +251,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
       } else {
         for (size_t k = 0; k < row; ++k) to[k] = fn(v[k], in[k]);
       }
-    }
+    });
     shape = full;
     return true;
   };
