@@ -12,7 +12,10 @@ A row whose numbers differ is a WRONG row; the exit status is 1 if any row is wr
 not wrong).
 Needs `scripts/setup.sh torch` (Debian's python3-torch, torchvision, onnx); not run by CI.
 
-  scripts/zoo.py [--only NAME,...] [--modes fold,preserve] [--fxc build/fxc] [--dir build/zoo]
+  scripts/zoo.py [--only NAME,...] [--modes fold,preserve] [--batch N] [--fxc build/fxc] [--dir build/zoo]
+
+--batch N exports at batch N (random inputs of that batch: the exports have a fixed batch) as
+NAME.MODE.bN.onnx; the default, 1, writes NAME.MODE.onnx.
 """
 import argparse
 import json
@@ -106,6 +109,21 @@ MODELS = {
 }
 
 
+def batched(name, inputs, batch):
+    """The model's inputs at `batch` (new random values): batch is the first dimension but for the
+    sequence-first transformer stacks, whose second it is."""
+    if batch == 1:
+        return inputs
+    axis = 1 if name.startswith("transformer") else 0
+    gen = torch.Generator().manual_seed(batch)
+    return tuple(torch.randn(x.shape[:axis] + (batch,) + x.shape[axis + 1:], generator=gen)
+                 for x in inputs)
+
+
+def file_name(name, mode, batch):
+    return f"{name}.{mode}.onnx" if batch == 1 else f"{name}.{mode}.b{batch}.onnx"
+
+
 def torchfx_modules(model):
     """The qualified names of the modules torch.fx's trace calls, in order; None if it cannot trace."""
     try:
@@ -150,6 +168,7 @@ def main():
     parser.add_argument("--fxc", default=os.path.join(ROOT, "build", "fxc"))
     parser.add_argument("--dir", default=os.path.join(ROOT, "build", "zoo"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
+    parser.add_argument("--batch", type=int, default=1)
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     names = [n for n in args.only.split(",") if n] or list(MODELS)
@@ -161,9 +180,10 @@ def main():
         for mode in args.modes.split(","):
             torch.manual_seed(0)
             model, inputs = MODELS[name]()
+            inputs = batched(name, inputs, args.batch)
             model.eval()
             want_modules = torchfx_modules(model)
-            path = os.path.join(args.dir, f"{name}.{mode}.onnx")
+            path = os.path.join(args.dir, file_name(name, mode, args.batch))
             with torch.no_grad():
                 want = model(*inputs)
                 want = (want[0] if isinstance(want, tuple) else want).numpy()
