@@ -56,12 +56,13 @@ class Calibrator : public exec::Interpreter {
       }
       return;
     }
-    if (s.amax <= 0) return;
+    if (!(s.amax > 0) || !std::isfinite(s.amax)) return;  // such a range is skipped anyway
     double bins = static_cast<double>(s.histogram.size());
     for (float v : x.f) {
       // Exact zeros (half of a ReLU's output) quantize exactly whatever the threshold; left in,
       // their spike in the first bin would decide the entropy threshold alone.
-      if (v == 0) continue;
+      // NaN has no bin (an inf cannot occur here: amax would be inf).
+      if (v == 0 || std::isnan(v)) continue;
       double at = std::fabs(v) / s.amax * bins;
       s.histogram[std::min(static_cast<size_t>(at), s.histogram.size() - 1)] += 1;
     }
@@ -190,7 +191,10 @@ Expected<PassResult> calibrate(ir::GraphModule& gm,
     if (!isObserver(gm, *node)) continue;
     auto it = stats.find(node);
     ir::Module* module = gm.findModule(node->target());
-    if (it == stats.end() || it->second.integer || !(it->second.min <= it->second.max)) {
+    // Skipped, left float: integer values, values never seen, and ranges that reach ±inf (an
+    // attention mask's -inf; no scale represents them).
+    if (it == stats.end() || it->second.integer || !(it->second.min <= it->second.max) ||
+        !std::isfinite(it->second.min) || !std::isfinite(it->second.max)) {
       module->attributes().emplace_back("skip", ir::Argument(int64_t{1}));
       result.add("skipped");
       continue;

@@ -15,6 +15,7 @@
 // weight (a QAT model back from training) becomes the int8 constant and a DequantizeLinear.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "passes/quant.h"
@@ -170,6 +171,11 @@ class Converter {
     return gm_.graph().callFunction("onnx.DequantizeLinear", {q, s, z}, std::move(axis_kw));
   }
 
+  static bool allFinite(const ir::Tensor& w) {
+    std::vector<float> values = floatsOf(w);
+    return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+  }
+
   std::string convertWeighted(ir::Node* node) {
     std::string kind = quantKind(gm_, *node);
     if (kind == "MatMul") return convertMatMul(node);
@@ -178,6 +184,7 @@ class Converter {
     if (node->args().size() != 1) return "it takes more than one argument";
     auto w = m->tensor("weight");
     if (!w || floatsOf(*w).empty() || w->dims.size() < 2) return "no float weight";
+    if (!allFinite(*w)) return "its weight is not finite (inf or NaN): no scale represents it";
     int64_t axis = 0;
     std::string target = "torch.nn.functional.conv2d";
     if (kind == "ConvTranspose") {
@@ -251,6 +258,7 @@ class Converter {
     if (weight->op() != ir::Opcode::kGetAttr) return "its second operand is not a constant";
     auto w = gm_.findTensor(weight->target());
     if (!w || floatsOf(*w).empty()) return "no float weight";
+    if (!allFinite(*w)) return "its weight is not finite (inf or NaN): no scale represents it";
     std::vector<float> scales;
     ir::Node* q = quantizedWeight(weight->target(), *w, -1, node, scales);
     node->replaceInputWith(weight, q);

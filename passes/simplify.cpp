@@ -1,7 +1,9 @@
 // simplify: onnx-simplifier's job as a pipeline of ordinary passes, repeated until none changes
-// the graph (at most 8 rounds):  const-fold → cse → identity → dce.
-// Each pass keeps the graph's function, so their sequence does; --verify checks it against the
-// model as written.
+// the graph (at most 8 rounds):  const-fold → cse → identity → conv-bn → dce.
+// conv-bn is there as in onnx-simplifier (onnxoptimizer's fuse_bn_into_conv; its --skip-fuse-bn
+// is fuse-bn=0 here) and ONNX Runtime's basic level: an inference BatchNorm after a convolution
+// is folded into its weights (in double; outputs equal to rounding). Each pass keeps the graph's
+// function, so their sequence does; --verify checks it against the model as written.
 #include "passes/registry.h"
 
 namespace fxc::passes {
@@ -10,8 +12,11 @@ namespace {
 Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   PassResult result;
   std::vector<PassRequest> pipeline;
-  for (std::string spec : {"const-fold:max-bytes=" + options.get("max-bytes"), std::string("cse"),
-                           std::string("identity"), std::string("dce")}) {
+  std::vector<std::string> specs = {"const-fold:max-bytes=" + options.get("max-bytes"), "cse",
+                                    "identity"};
+  if (options.getBool("fuse-bn")) specs.push_back("conv-bn");
+  specs.push_back("dce");
+  for (const std::string& spec : specs) {
     auto request = parsePassSpec(spec);
     if (!request) return Error{request.error()};
     pipeline.push_back(request.take());
@@ -34,9 +39,11 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
 
 RegisterPass registration{
     {"simplify",
-     "const-fold, cse, identity and dce until nothing changes "
+     "const-fold, cse, identity, conv-bn and dce until nothing changes "
      "(onnx-simplifier's job)",
-     {{"max-bytes", OptionKind::kInt, "67108864", "const-fold: results larger than this stay ops"}},
+     {{"max-bytes", OptionKind::kInt, "67108864", "const-fold: results larger than this stay ops"},
+      {"fuse-bn", OptionKind::kBool, "true",
+       "fold inference BatchNorms into the convolution before them (0: keep them)"}},
      run}};
 
 }  // namespace

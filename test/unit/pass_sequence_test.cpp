@@ -182,6 +182,59 @@ std::string splitAndTransposes() {
   return model.SerializeAsString();
 }
 
+// x [1, 2, 4, 4] → three Pads: all zeros (constant mode), one nonzero pad (reflect: the near miss),
+// all zeros again (edge mode) → Relu. At opset 13 the pads are an input; at opset 10 an attribute.
+// identity removes the two that pad nothing, and only those.
+std::string pads(int opset) {
+  onnx::ModelProto model;
+  model.set_ir_version(opset >= 11 ? 8 : 5);
+  model.add_opset_import()->set_version(opset);
+  auto* graph = model.mutable_graph();
+  graph->set_name("pads");
+  auto* input = graph->add_input();
+  input->set_name("x");
+  auto* type = input->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {1, 2, 4, 4}) type->mutable_shape()->add_dim()->set_dim_value(d);
+  auto pad = [&](const std::string& in, const std::string& out, std::vector<int64_t> amounts,
+                 const std::string& mode) {
+    auto* n = graph->add_node();
+    n->set_op_type("Pad");
+    n->set_name(out);
+    n->add_input(in);
+    n->add_output(out);
+    auto* attr = n->add_attribute();
+    attr->set_name("mode");
+    attr->set_type(onnx::AttributeProto::STRING);
+    attr->set_s(mode);
+    if (opset >= 11) {
+      auto* t = graph->add_initializer();
+      t->set_name(out + ".pads");
+      t->set_data_type(onnx::TensorProto::INT64);
+      t->add_dims(static_cast<int64_t>(amounts.size()));
+      for (int64_t a : amounts) t->add_int64_data(a);
+      n->add_input(out + ".pads");
+    } else {
+      auto* attr_pads = n->add_attribute();
+      attr_pads->set_name("pads");
+      attr_pads->set_type(onnx::AttributeProto::INTS);
+      for (int64_t a : amounts) attr_pads->add_ints(a);
+    }
+  };
+  pad("x", "p0", {0, 0, 0, 0, 0, 0, 0, 0}, "constant");
+  pad("p0", "p1", {0, 0, 0, 1, 0, 0, 0, 0}, "reflect");
+  pad("p1", "p2", {0, 0, 0, 0, 0, 0, 0, 0}, "edge");
+  auto* relu = graph->add_node();
+  relu->set_op_type("Relu");
+  relu->set_name("relu");
+  relu->add_input("p2");
+  relu->add_output("y");
+  auto* output = graph->add_output();
+  output->set_name("y");
+  output->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  return model.SerializeAsString();
+}
+
 std::unique_ptr<ir::GraphModule> traced(const std::string& bytes, bool recognize) {
   auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
   REQUIRE(loaded.ok());
@@ -250,6 +303,19 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
                  true);
   checkSequences("one Conv module called twice, once before a Relu", convCalledTwice(), 12, rng,
                  true);
+  for (int opset : {10, 13}) {
+    checkSequences("Pads of zeros around one that pads, opset " + std::to_string(opset),
+                   pads(opset), 8, rng, true);
+    auto gm = traced(pads(opset), true);
+    auto request = fxc::passes::parsePassSpec("identity");
+    REQUIRE(request.ok());
+    REQUIRE(request.value().pass->run(*gm, request.value().options).ok());
+    std::vector<std::string> left;
+    for (const ir::Node* node : gm->graph()) {
+      if (node->target() == "torch.nn.functional.pad") left.push_back(node->name());
+    }
+    CHECK(left == std::vector<std::string>{"pad_1"});  // the reflect pad of one column
+  }
   for (const auto& entry : std::filesystem::directory_iterator(testModelsDir())) {
     if (entry.path().extension() != ".onnx") continue;
     if (entry.path().stem() == "external_data") continue;  // its tensors are in a side file
