@@ -20,7 +20,8 @@ bool isPad(const ir::Node& node) {
 
 // A Pad that adds nothing: its pads (the input from opset 11, the attribute before) are known and
 // all 0. torch.onnx writes one before each AveragePool that counts padding, padded or not
-// (DenseNet's transitions). A malformed Pad (pads not two per padded axis) is left for the kernel to refuse.
+// (DenseNet's transitions). A malformed Pad (pads not two per padded axis) is left for the kernel
+// to refuse.
 bool padsNothing(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.args().empty() || !node.args()[0].isNode()) return false;
   const auto& shape = node.args()[0].toNode()->meta.shape;
@@ -116,7 +117,10 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options&) {
 }
 
 RegisterPass registration{
-    {"identity", "removes Identity, inference Dropout, Pad of zeros and other pass-through ops", {}, run}};
+    {"identity",
+     "removes Identity, inference Dropout, Pad of zeros and other pass-through ops",
+     {},
+     run}};
 
 }  // namespace
 }  // namespace fxc::passes

@@ -1,5 +1,5 @@
 // simplify: onnx-simplifier's job as a pipeline of ordinary passes, repeated until none changes
-// the graph (at most 8 rounds):  const-fold → cse → identity → conv-bn → dce.
+// the graph (at most 8 rounds):  const-fold → cse → identity → pad-pool → conv-bn → dce.
 // conv-bn is there as in onnx-simplifier (onnxoptimizer's fuse_bn_into_conv; its --skip-fuse-bn
 // is fuse-bn=0 here) and ONNX Runtime's basic level: an inference BatchNorm after a convolution
 // is folded into its weights (in double; outputs equal to rounding). Each pass keeps the graph's
@@ -13,7 +13,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
   PassResult result;
   std::vector<PassRequest> pipeline;
   std::vector<std::string> specs = {"const-fold:max-bytes=" + options.get("max-bytes"), "cse",
-                                    "identity"};
+                                    "identity", "pad-pool"};
   if (options.getBool("fuse-bn")) specs.push_back("conv-bn");
   specs.push_back("dce");
   for (const std::string& spec : specs) {
@@ -39,7 +39,7 @@ Expected<PassResult> run(ir::GraphModule& gm, const Options& options) {
 
 RegisterPass registration{
     {"simplify",
-     "const-fold, cse, identity, conv-bn and dce until nothing changes "
+     "const-fold, cse, identity, pad-pool, conv-bn and dce until nothing changes "
      "(onnx-simplifier's job)",
      {{"max-bytes", OptionKind::kInt, "67108864", "const-fold: results larger than this stay ops"},
       {"fuse-bn", OptionKind::kBool, "true",

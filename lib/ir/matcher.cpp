@@ -65,6 +65,43 @@ std::optional<std::vector<double>> tensorValues(const Tensor& tensor) {
   return out;
 }
 
+NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed) {
+  return [allowed](const GraphModule&, const Node& node) {
+    for (const auto& [key, value] : node.kwargs()) {
+      bool known = false;
+      for (const auto& [name, check] : allowed) {
+        if (name == key) known = check(value);
+      }
+      if (!known) return false;
+    }
+    return true;
+  };
+}
+
+ArgumentCheck intIs(int64_t expected) {
+  return [expected](const Argument& a) {
+    return a.kind() == Argument::Kind::kInt && a.toInt() == expected;
+  };
+}
+
+ArgumentCheck anyIntList() {
+  return [](const Argument& a) {
+    if (a.kind() != Argument::Kind::kList) return false;
+    for (const auto& item : a.items()) {
+      if (item.kind() != Argument::Kind::kInt) return false;
+    }
+    return true;
+  };
+}
+
+std::vector<int64_t> intList(const Argument* list) {
+  std::vector<int64_t> out;
+  if (list) {
+    for (const auto& item : list->items()) out.push_back(item.toInt());
+  }
+  return out;
+}
+
 std::shared_ptr<Tensor> constantOf(const GraphModule& gm, const Node& node) {
   return node.op() == Opcode::kGetAttr ? gm.findTensor(node.target()) : nullptr;
 }

@@ -35,6 +35,15 @@ std::shared_ptr<Tensor> constantOf(const GraphModule& gm, const Node& node);
 // Extra checks on a matched op node: its kwargs, its module's attributes. Without one, a node
 // with kwargs (attributes) does not match.
 using NodeCheck = std::function<bool(const GraphModule&, const Node&)>;
+
+// Checks of one kwarg's value, and a NodeCheck from them: the node's kwargs are among `allowed`
+// (any may be absent) and each passes its check.
+using ArgumentCheck = std::function<bool(const Argument&)>;
+NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed);
+ArgumentCheck intIs(int64_t expected);
+ArgumentCheck anyIntList();
+// The ints of a list kwarg (anyIntList's); empty when it is absent.
+std::vector<int64_t> intList(const Argument* list);
 struct OpOptions {
   bool commutative = false;  // two arguments, either order
   NodeCheck check;

@@ -10,13 +10,18 @@
 #include <unordered_set>
 
 #include "ir/matcher.h"
+#include "ir/patterns.h"
 #include "onnx/node_info.h"
 #include "onnx/trace.h"
 
 namespace fxc::onnx {
 namespace {
 
+using ir::anyIntList;
 using ir::Argument;
+using ir::intIs;
+using ir::intList;
+using ir::kwargsAre;
 using ir::Pattern;
 
 // float32 constants carry ~7 digits: a scalar "equal to 1/6" is one within float32 rounding.
@@ -38,50 +43,12 @@ struct Recognizer {
 
 const Argument* kwarg(const ir::Node& node, const char* key) { return node.kwarg(key); }
 
-// The node's kwargs are exactly `allowed` (a subset may be absent) and each passes its check.
-Pattern::NodeCheck kwargsAre(
-    std::vector<std::pair<std::string, std::function<bool(const Argument&)>>> allowed) {
-  return [allowed](const ir::GraphModule&, const ir::Node& node) {
-    for (const auto& [key, value] : node.kwargs()) {
-      bool known = false;
-      for (const auto& [name, check] : allowed) {
-        if (name == key) known = check(value);
-      }
-      if (!known) return false;
-    }
-    return true;
-  };
-}
-
 std::function<bool(const Argument&)> floatNear(double expected) {
   return [expected](const Argument& a) {
     return a.kind() == Argument::Kind::kFloat &&
            std::fabs(a.toFloat() - expected) <= kFloat32Tolerance * std::fabs(expected);
   };
 }
-std::function<bool(const Argument&)> intIs(int64_t expected) {
-  return [expected](const Argument& a) {
-    return a.kind() == Argument::Kind::kInt && a.toInt() == expected;
-  };
-}
-std::function<bool(const Argument&)> anyIntList() {
-  return [](const Argument& a) {
-    if (a.kind() != Argument::Kind::kList) return false;
-    for (const auto& item : a.items()) {
-      if (item.kind() != Argument::Kind::kInt) return false;
-    }
-    return true;
-  };
-}
-
-std::vector<int64_t> intList(const Argument* a) {
-  std::vector<int64_t> out;
-  if (a) {
-    for (const auto& item : a->items()) out.push_back(item.toInt());
-  }
-  return out;
-}
-
 // x * f(x): the gate reads the very value it scales (x * sigmoid(g) with g ≠ x is no SiLU).
 Recognizer unaryGate(std::vector<std::string> op_types, std::function<int(Pattern&, int x)> gate) {
   Recognizer r;
@@ -215,80 +182,25 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
     };
     t["LayerNorm"] = layer_norm;
 
-    // AvgPool2d as torch.onnx writes it: a constant Pad (zeros on N and C) before an AveragePool
-    // without pads of its own. Zero pads: the pool alone; others: the pool padding them itself,
-    // counting the padded zeros (count_include_pad), without ceil_mode (whose windows past the
-    // padded edge the two forms count differently).
+    // AvgPool2d as torch.onnx writes it (ir/patterns.h): a constant Pad of zeros over H and W
+    // before an AveragePool without pads of its own; the module is the pool that pads itself.
     Recognizer avg_pool;
     avg_pool.op_types = {"Pad", "AveragePool"};
     avg_pool.needs_constant = true;
-    avg_pool.pattern = [](int64_t) {
-      Pattern p;
-      int x = p.input("x");
-      auto constant_mode = [](const Argument& a) {
-        return a.kind() == Argument::Kind::kString && a.toString() == "constant";
-      };
-      int padded = p.op("torch.nn.functional.pad", {x, p.constant("pads")},
-                        {false, kwargsAre({{"mode", constant_mode}})});
-      auto any_int = [](const Argument& a) { return a.kind() == Argument::Kind::kInt; };
-      p.setOutput(p.label(p.op("torch.nn.functional.avg_pool2d", {padded},
-                               {false, kwargsAre({{"kernel_shape", anyIntList()},
-                                                  {"strides", anyIntList()},
-                                                  {"pads", anyIntList()},
-                                                  {"dilations", anyIntList()},
-                                                  {"ceil_mode", any_int},
-                                                  {"count_include_pad", any_int}})}),
-                          "pool"));
-      return p;
-    };
+    avg_pool.pattern = [](int64_t) { return ir::paddedAveragePool(); };
     avg_pool.build = [](const ir::Match& m, const ir::GraphModule&,
                         std::string* why) -> std::optional<Built> {
-      auto pads = ir::tensorValues(*m.constant("pads"));
-      const ir::Node& pool = *m.node("pool");
-      auto zeros = [](const std::vector<int64_t>& v) {
-        return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 0; });
-      };
-      std::vector<int64_t> dilations = intList(kwarg(pool, "dilations"));
-      if (!pads || pads->size() != 8 || (*pads)[0] != 0 || (*pads)[1] != 0 || (*pads)[4] != 0 ||
-          (*pads)[5] != 0 || !zeros(intList(kwarg(pool, "pads"))) ||
-          std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; })) {
-        *why = "the Pad is not over H and W alone, or the pool has pads or dilations of its own";
-        return std::nullopt;
-      }
-      std::vector<int64_t> spatial;
-      for (size_t k : {2, 3, 6, 7}) {
-        double v = (*pads)[k];
-        if (v < 0 || v != std::floor(v)) {
-          *why = "negative or fractional pads";
-          return std::nullopt;
-        }
-        spatial.push_back(static_cast<int64_t>(v));
-      }
-      ir::Kwargs attributes = pool.kwargs();
-      if (!zeros(spatial)) {
-        const Argument* ceil = kwarg(pool, "ceil_mode");
-        if (ceil && ceil->toInt() != 0) {
-          *why = "ceil_mode with padding";
-          return std::nullopt;
-        }
-        std::vector<Argument> items(spatial.begin(), spatial.end());
-        ir::Kwargs merged;
-        for (auto& [key, value] : attributes) {
-          if (key != "pads" && key != "count_include_pad") merged.emplace_back(key, value);
-        }
-        merged.emplace_back("pads", Argument::list(std::move(items)));
-        merged.emplace_back("count_include_pad", Argument(int64_t{1}));
-        attributes = std::move(merged);
-      }
-      return Built{attributes, {}, {m.input("x")}};
+      auto attributes = ir::paddedAveragePoolKwargs(m, why);
+      if (!attributes) return std::nullopt;
+      return Built{std::move(*attributes), {}, {m.input("x")}};
     };
     t["AvgPool2d(padded)"] = avg_pool;
 
     // Linear: x @ W + b (W [in, out]), or x @ Wᵀ (+ b) through a Transpose of W [out, in]
     // (exports without constant folding; a Linear without bias is then Transpose → MatMul), on x
     // of any rank. (x @ W alone, W constant, is a Linear for the frontend already.)
-    for (auto [transposed, with_bias] : {std::pair{false, true}, std::pair{true, true},
-                                         std::pair{true, false}}) {
+    for (auto [transposed, with_bias] :
+         {std::pair{false, true}, std::pair{true, true}, std::pair{true, false}}) {
       Recognizer linear;
       linear.op_types = transposed ? std::vector<std::string>{"Transpose", "MatMul"}
                                    : std::vector<std::string>{"MatMul"};
@@ -332,8 +244,9 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
         if (bias) built.roles.emplace_back("bias", bias);
         return built;
       };
-      t[!transposed ? "Linear" : with_bias ? "Linear(transposed)" : "Linear(transposed, no bias)"] =
-          linear;
+      t[!transposed ? "Linear"
+        : with_bias ? "Linear(transposed)"
+                    : "Linear(transposed, no bias)"] = linear;
     }
     return t;
   }();

@@ -235,6 +235,71 @@ std::string pads(int opset) {
   return model.SerializeAsString();
 }
 
+// Four Pad → AveragePool pairs on x [1, 2, 5, 6], outside any module scope (functions): one that
+// pad-pool may merge (zeros over H and W, uneven), and three near misses that it must not: a
+// reflect Pad, a Pad over the channels, a pool with ceil_mode. Each is an output.
+std::string padsBeforePools() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(13);
+  auto* graph = model.mutable_graph();
+  graph->set_name("pad_pool");
+  auto* input = graph->add_input();
+  input->set_name("x");
+  auto* type = input->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {1, 2, 5, 6}) type->mutable_shape()->add_dim()->set_dim_value(d);
+  auto ints = [](onnx::NodeProto* n, const std::string& name, std::vector<int64_t> values) {
+    auto* attr = n->add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::INTS);
+    for (int64_t v : values) attr->add_ints(v);
+  };
+  std::vector<std::string> pooled;
+  auto pair = [&](const std::string& name, std::vector<int64_t> pads, const std::string& mode,
+                  bool ceil) {
+    auto* t = graph->add_initializer();
+    t->set_name(name + ".pads");
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_dims(8);
+    for (int64_t a : pads) t->add_int64_data(a);
+    auto* pad = graph->add_node();
+    pad->set_op_type("Pad");
+    pad->set_name(name + "_pad");
+    pad->add_input("x");
+    pad->add_input(name + ".pads");
+    pad->add_output(name + "_padded");
+    auto* attr = pad->add_attribute();
+    attr->set_name("mode");
+    attr->set_type(onnx::AttributeProto::STRING);
+    attr->set_s(mode);
+    auto* pool = graph->add_node();
+    pool->set_op_type("AveragePool");
+    pool->set_name(name + "_pool");
+    pool->add_input(name + "_padded");
+    pool->add_output(name);
+    ints(pool, "kernel_shape", {3, 3});
+    ints(pool, "strides", {1, 2});
+    if (ceil) {
+      auto* c = pool->add_attribute();
+      c->set_name("ceil_mode");
+      c->set_type(onnx::AttributeProto::INT);
+      c->set_i(1);
+    }
+    pooled.push_back(name);
+  };
+  pair("merged", {0, 0, 1, 2, 0, 0, 2, 1}, "constant", false);
+  pair("reflected", {0, 0, 1, 1, 0, 0, 1, 1}, "reflect", false);
+  pair("channels", {0, 1, 1, 1, 0, 0, 1, 1}, "constant", false);
+  pair("ceiled", {0, 0, 1, 1, 0, 0, 1, 1}, "constant", true);
+  for (const std::string& name : pooled) {
+    auto* output = graph->add_output();
+    output->set_name(name);
+    output->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  }
+  return model.SerializeAsString();
+}
+
 std::unique_ptr<ir::GraphModule> traced(const std::string& bytes, bool recognize) {
   auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
   REQUIRE(loaded.ok());
@@ -249,9 +314,9 @@ std::unique_ptr<ir::GraphModule> traced(const std::string& bytes, bool recognize
 // `must_run`: a model made for this test; one that does not run is a failure, not a skip.
 void checkSequences(const std::string& label, const std::string& bytes, int sequences,
                     std::mt19937& rng, bool must_run = false) {
-  const std::vector<std::string> names = {"conv-bn",  "conv-relu",  "conv-add-relu", "conv-act",
-                                          "dce",      "identity",   "const-fold",    "cse",
-                                          "simplify"};
+  const std::vector<std::string> names = {"conv-bn",  "conv-relu", "conv-add-relu", "conv-act",
+                                          "dce",      "identity",  "const-fold",    "cse",
+                                          "pad-pool", "simplify"};
   auto oracle = traced(bytes, false);
   auto inputs = fxc::exec::randomInputs(*oracle, 1, {}, 0);
   if (!inputs.ok()) inputs = fxc::exec::randomInputs(*oracle, 1, {}, 2);  // a symbolic batch
@@ -315,6 +380,18 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
       if (node->target() == "torch.nn.functional.pad") left.push_back(node->name());
     }
     CHECK(left == std::vector<std::string>{"pad_1"});  // the reflect pad of one column
+  }
+  checkSequences("Pad → AveragePool, merged and near misses", padsBeforePools(), 8, rng, true);
+  {
+    auto gm = traced(padsBeforePools(), true);
+    auto request = fxc::passes::parsePassSpec("pad-pool");
+    REQUIRE(request.ok());
+    auto result = request.value().pass->run(*gm, request.value().options);
+    REQUIRE(result.ok());
+    int pads_left = 0;
+    for (const ir::Node* node : gm->graph())
+      pads_left += node->target() == "torch.nn.functional.pad";
+    CHECK(pads_left == 3);  // reflect, channels and ceil_mode stay two ops
   }
   for (const auto& entry : std::filesystem::directory_iterator(testModelsDir())) {
     if (entry.path().extension() != ".onnx") continue;
