@@ -641,6 +641,9 @@ void addTensorKernels(KernelTable& t) {
     const Value& idx = c.input(1);
     size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
     if (idx.shape.size() != x.shape.size()) throw ExecError("indices and data differ in rank");
+    for (size_t d = 0; d < x.shape.size(); ++d) {  // off the axis, an index's position reads data
+      if (d != axis && idx.shape[d] > x.shape[d]) throw ExecError("indices exceed data's shape");
+    }
     std::vector<int64_t> indices = idx.asInts(), in = stridesOf(x.shape),
                          out = stridesOf(idx.shape);
     Value y;
