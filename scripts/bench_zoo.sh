@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # fxc against ONNX Runtime and PyTorch eager on the model zoo (scripts/zoo.py's torch.onnx default
-# exports, build/zoo/NAME.fold.onnx): the classification families and the transformer stacks,
-# batch 1, one thread and all threads, all in this one script on this machine. fxc runs after its
+# exports, build/zoo/NAME.fold.onnx, and at batch 8 NAME.fold.b8.onnx): the classification families
+# and the transformer stacks, batch 1 and 8, one thread and all threads, all in this one script on
+# this machine. fxc runs after its
 # default execution pipeline (`fxc bench` without --pass: the "fused" column), ONNX Runtime 1.30
 # (npm onnxruntime-node) with all graph optimizations, PyTorch in eager mode on the zoo's own
 # module (same random weights as the export). Prints one row per model and thread count with the
 # medians, fxc/ORT and fxc/PyTorch, and the peak resident memory of a process that loads the model
 # and runs it once for each (fxc run; node with ONNX Runtime; python with torch: each includes
-# its runtime's own footprint); then the geometric mean of fxc/ORT per thread count.
-#   scripts/bench_zoo.sh [--runs N] [--models "vit_b_16 swin_t ..."] [--threads "1 N"]
+# its runtime's own footprint); then the geometric mean of fxc/ORT per batch and thread count.
+# The exports have a fixed batch, so each batch is its own export (zoo.py --batch 8). PyTorch runs
+# --torch-runs times (default 3): Debian's eager torch is 10-40x slower than the others here.
+#   scripts/bench_zoo.sh [--runs N] [--torch-runs N] [--models "vit_b_16 swin_t ..."]
+#                        [--threads "1 N"] [--batches "1 8"]
 # Needs torch + torchvision (zoo.py, the PyTorch column) and npm (ONNX Runtime); not run by CI.
-# The zoo's exports have a fixed batch of 1: batch 8 needs exports with a dynamic batch (not done).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=10
+torch_runs=3
+batches="1 8"
 all=$(nproc)
 threads_list="1 $all"
 models="resnet18 resnext50_32x4d wide_resnet50_2 mobilenet_v2 mobilenet_v3_large efficientnet_b0
@@ -23,17 +28,24 @@ transformer_decoder transformer_decoder_norm_first"
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
+    --torch-runs) torch_runs="$2"; shift 2 ;;
+    --batches) batches="$2"; shift 2 ;;
     --models) models="$2"; shift 2 ;;
     --threads) threads_list="$2"; shift 2 ;;
-    *) echo "usage: $0 [--runs N] [--models LIST] [--threads LIST]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--runs N] [--torch-runs N] [--models LIST] [--threads LIST] [--batches LIST]" >&2
+       exit 2 ;;
   esac
 done
 ./scripts/setup.sh torch node
 ./scripts/build.sh build
 python=/usr/bin/python3
 zoo=build/zoo
+file_of() { [ "$2" = 1 ] && echo "$zoo/$1.fold.onnx" || echo "$zoo/$1.fold.b$2.onnx"; }  # MODEL BATCH
 for model in $models; do
-  [ -f "$zoo/$model.fold.onnx" ] || "$python" scripts/zoo.py --only "$model" --modes fold >/dev/null
+  for batch in $batches; do
+    [ -f "$(file_of "$model" "$batch")" ] ||
+      "$python" scripts/zoo.py --only "$model" --modes fold --batch "$batch" >/dev/null
+  done
 done
 ort=build/ort
 ./scripts/ort/install.sh "$ort"
@@ -46,45 +58,55 @@ warnings.filterwarnings("ignore")  # torchvision's notes on weight initializatio
 sys.path.insert(0, "scripts")  # run from the repository root
 import torch
 import zoo
-name, threads, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+name, threads, runs, batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 torch.set_num_threads(threads)
 model, inputs = zoo.MODELS[name]()
+inputs = zoo.batched(name, inputs, batch)
 model.eval()
 ms = []
 with torch.inference_mode():
-    for k in range(3 + runs):
+    for k in range(1 + runs):
         t = time.perf_counter()
         model(*inputs)
-        if k >= 3:
+        if k >= 1:
             ms.append((time.perf_counter() - t) * 1e3)
 print(json.dumps({"median_ms": statistics.median(ms), "min_ms": min(ms)}))
 PY
-torch_time() { "$python" "$work/torch_time.py" "$@"; }  # MODEL THREADS RUNS
+torch_time() { "$python" "$work/torch_time.py" "$@"; }  # MODEL THREADS RUNS BATCH
 field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.2f' % eval(sys.argv[1], {}, d))" "$1"; }
 peak_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1 / 1024}'; }
 
-printf '%-31s %3s | %10s %10s %10s | %7s %7s | %8s %8s %8s\n' model thr "fxc ms" "ORT ms" \
+printf '%-31s %5s %3s | %10s %10s %10s | %7s %7s | %8s %8s %8s\n' model batch thr "fxc ms" "ORT ms" \
   "PyTorch" "fxc/ORT" "fxc/PT" "fxc MB" "ORT MB" "PT MB"
 declare -A logsum=() count=()
 for model in $models; do
-  file=$zoo/$model.fold.onnx
-  for threads in $threads_list; do
-    fxc_ms=$(./build/fxc bench "$file" --threads "$threads" --runs "$runs" --warmup 3 \
-      --format json 2>/dev/null | field 'fused["median_ms"]')
-    ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" 1 "$threads" "$runs" |
-      field median_ms)
-    torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$threads" "$runs" | field median_ms)
-    fxc_mb=$(peak_mb ./build/fxc run -q "$file" --threads "$threads")
-    ort_mb=$(NODE_PATH="$ort/node_modules" peak_mb node scripts/ort/time.js "$file" 1 "$threads" 1)
-    torch_mb=$(OMP_NUM_THREADS=$threads peak_mb "$python" "$work/torch_time.py" "$model" "$threads" 1)
-    ratio=$(awk "BEGIN {print $fxc_ms / $ort_ms}")
-    printf '%-31s %3s | %10s %10s %10s | %6.2fx %6.2fx | %8s %8s %8s\n' "$model" "$threads" \
-      "$fxc_ms" "$ort_ms" "$torch_ms" "$ratio" "$(awk "BEGIN {print $fxc_ms / $torch_ms}")" \
-      "$fxc_mb" "$ort_mb" "$torch_mb"
-    logsum[$threads]=$(awk "BEGIN {print ${logsum[$threads]:-0} + log($ratio)}")
-    count[$threads]=$(( ${count[$threads]:-0} + 1 ))
+  for batch in $batches; do
+    file=$(file_of "$model" "$batch")
+    for threads in $threads_list; do
+      fxc_ms=$(./build/fxc bench "$file" --threads "$threads" --runs "$runs" --warmup 3 \
+        --format json 2>/dev/null | field 'fused["median_ms"]')
+      ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" "$threads" \
+        "$runs" | field median_ms)
+      torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$threads" "$torch_runs" "$batch" |
+        field median_ms)
+      fxc_mb=$(peak_mb ./build/fxc run -q "$file" --threads "$threads")
+      ort_mb=$(NODE_PATH="$ort/node_modules" peak_mb node scripts/ort/time.js "$file" "$batch" \
+        "$threads" 1)
+      torch_mb=$(OMP_NUM_THREADS=$threads peak_mb "$python" "$work/torch_time.py" "$model" \
+        "$threads" 1 "$batch")
+      ratio=$(awk "BEGIN {print $fxc_ms / $ort_ms}")
+      printf '%-31s %5s %3s | %10s %10s %10s | %6.2fx %6.2fx | %8s %8s %8s\n' "$model" "$batch" \
+        "$threads" "$fxc_ms" "$ort_ms" "$torch_ms" "$ratio" "$(awk "BEGIN {print $fxc_ms / $torch_ms}")" \
+        "$fxc_mb" "$ort_mb" "$torch_mb"
+      key="$batch/$threads"
+      logsum[$key]=$(awk "BEGIN {print ${logsum[$key]:-0} + log($ratio)}")
+      count[$key]=$(( ${count[$key]:-0} + 1 ))
+    done
   done
 done
-for threads in $threads_list; do
-  echo "geometric mean fxc/ORT, $threads thread(s): $(awk "BEGIN {printf \"%.2f\", exp(${logsum[$threads]} / ${count[$threads]})}")x over ${count[$threads]} models"
+for batch in $batches; do
+  for threads in $threads_list; do
+    key="$batch/$threads"
+    echo "geometric mean fxc/ORT, batch $batch, $threads thread(s): $(awk "BEGIN {printf \"%.2f\", exp(${logsum[$key]} / ${count[$key]})}")x over ${count[$key]} models"
+  done
 done

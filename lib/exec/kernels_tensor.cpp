@@ -315,8 +315,12 @@ void addTensorKernels(KernelTable& t) {
     y.shape[axis] = 0;
     for (size_t k = 0; k < c.inputCount(); ++k) {
       const Value& v = c.input(k);
-      if (v.shape.size() != first.shape.size() || v.isFloat() != first.isFloat())
+      if (v.shape.size() != first.shape.size() || v.dtype != first.dtype)
         throw ExecError("concatenated inputs differ in rank or type");
+      for (size_t d = 0; d < v.shape.size(); ++d) {
+        if (d != axis && v.shape[d] != first.shape[d])
+          throw ExecError("concatenated inputs differ in shape off the axis");
+      }
       y.shape[axis] += v.shape[axis];
     }
     int64_t outer = 1, inner = 1;
