@@ -117,10 +117,16 @@ std::vector<Value> roiAlign(const KernelContext& c) {
   int64_t ratio = c.intAttribute("sampling_ratio", 0);
   double scale = c.floatAttribute("spatial_scale", 1.0f);
   if (out_h <= 0 || out_w <= 0 || ratio < 0) throw ExecError("bad RoiAlign output size or ratio");
+  if (!std::isfinite(scale)) throw ExecError("spatial_scale is not finite");
   int64_t n = x.shape[0], channels = x.shape[1], height = x.shape[2], width = x.shape[3];
   int64_t regions = rois.shape[0];
   std::vector<int64_t> shape = {regions, channels, out_h, out_w};
   Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+  if (!y.f.empty() && (height == 0 || width == 0))
+    throw ExecError("RoiAlign on an empty feature map " + shapeText(x.shape));
+  for (float v : rois.f) {
+    if (!std::isfinite(v)) throw ExecError("a region's coordinates are not finite");
+  }
   // Where a sample reads: four corners and their weights (all 0 outside the map).
   struct Sample {
     int64_t at[4] = {0, 0, 0, 0};
@@ -166,8 +172,13 @@ std::vector<Value> roiAlign(const KernelContext& c) {
       roi_h = std::max(roi_h, 1.0);
     }
     double bin_h = roi_h / static_cast<double>(out_h), bin_w = roi_w / static_cast<double>(out_w);
-    int64_t grid_h = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(bin_h));
-    int64_t grid_w = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(bin_w));
+    // Samples per bin: sampling_ratio, else one per unit of the bin. Past 2^20 in all (a region
+    // of 1e30 pixels) it would not end; refused.
+    double samples_h = ratio > 0 ? static_cast<double>(ratio) : std::ceil(bin_h);
+    double samples_w = ratio > 0 ? static_cast<double>(ratio) : std::ceil(bin_w);
+    if (!(samples_h * samples_w <= 0x1p20))
+      throw ExecError("a region needs more than 2^20 samples per bin");
+    int64_t grid_h = static_cast<int64_t>(samples_h), grid_w = static_cast<int64_t>(samples_w);
     double count = static_cast<double>(std::max<int64_t>(grid_h * grid_w, 1));
     for (int64_t ph = 0; ph < out_h; ++ph) {
       for (int64_t pw = 0; pw < out_w; ++pw) {

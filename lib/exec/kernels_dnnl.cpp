@@ -154,7 +154,9 @@ std::optional<Eltwise> postOpOf(const KernelContext& c) {
 
 // What a convolution node keeps between runs.
 struct ConvPlan {
-  std::vector<int64_t> src_shape;
+  // What the plan was made for: a weight (and its bias) computed at run time may change shape
+  // with the input unchanged (a Loop growing it), and the plan's buffers are of the old shape.
+  std::vector<int64_t> src_shape, weight_shape;
   bool use_reference = false;  // oneDNN has no implementation for this case
   dnnl::convolution_forward conv;
   memory::desc dst;
@@ -234,28 +236,31 @@ Kernel convolution(Kernel reference, Fused fused) {
     std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
       return onPlainInputs(reference, c);  // the reference's error
-    ConvPlan& plan =
-        c.plan<ConvPlan>([&](const ConvPlan& kept) { return kept.src_shape == x.shape; },
-                         [&] {
-                           std::shared_ptr<ConvPlan> made;
-                           // A ConvAct2d's activation is the module's: one post-op per plan.
-                           std::optional<Eltwise> post;
-                           if (fused == Fused::kActivation) post = postOpOf(c);
-                           try {
-                             if (fused != Fused::kActivation || post) {
-                               made = planConvolution(g, b, fused, post.value_or(Eltwise{}));
-                               if (constant_weight) reorderWeights(*made, *w);
-                             }
-                           } catch (const dnnl::error&) {
-                             made = nullptr;
-                           }
-                           if (!made) {
-                             made = std::make_shared<ConvPlan>();
-                             made->use_reference = true;
-                           }
-                           made->src_shape = x.shape;
-                           return made;
-                         });
+    ConvPlan& plan = c.plan<ConvPlan>(
+        [&](const ConvPlan& kept) {
+          return kept.src_shape == x.shape && kept.weight_shape == w->shape;
+        },
+        [&] {
+          std::shared_ptr<ConvPlan> made;
+          // A ConvAct2d's activation is the module's: one post-op per plan.
+          std::optional<Eltwise> post;
+          if (fused == Fused::kActivation) post = postOpOf(c);
+          try {
+            if (fused != Fused::kActivation || post) {
+              made = planConvolution(g, b, fused, post.value_or(Eltwise{}));
+              if (constant_weight) reorderWeights(*made, *w);
+            }
+          } catch (const dnnl::error&) {
+            made = nullptr;
+          }
+          if (!made) {
+            made = std::make_shared<ConvPlan>();
+            made->use_reference = true;
+          }
+          made->src_shape = x.shape;
+          made->weight_shape = w->shape;
+          return made;
+        });
     if (plan.use_reference) return onPlainInputs(reference, c);
     if (!constant_weight) reorderWeights(plan, *w);  // a weight computed at run time
     if (b && !c.tensor("bias"))                      // likewise a bias
@@ -389,8 +394,8 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
         // oneDNN adds the bias to the accumulator before the output scales.
         auto* bias = static_cast<float*>(plan->bias.get_data_handle());
         for (size_t k = 0; k < b->f.size(); ++k)
-          bias[k] = static_cast<float>(static_cast<double>(b->f[k]) /
-                                       scales[scales.size() == 1 ? 0 : k]);
+          bias[k] =
+              static_cast<float>(static_cast<double>(b->f[k]) / scales[scales.size() == 1 ? 0 : k]);
       } else {
         auto* bias = static_cast<int32_t*>(plan->bias.get_data_handle());
         for (size_t k = 0; k < b->i.size(); ++k) bias[k] = static_cast<int32_t>(b->i[k]);
@@ -1032,12 +1037,13 @@ Kernel matmulIntegerToFloat(Kernel reference) {
       if (c.optionalInput(k) && !c.constantInput(k)) return onPlainInputs(reference, c);
     }
     if (!isInt8(a.dtype) || a.shape.size() < 2 || b.dtype != ir::DType::kInt8 ||
-        b.shape.size() != 2 || b.shape[0] != a.shape.back() || !scalarOf(&a_scale, true) ||
-        !b_scale.isFloat() || (a_zp && (!scalarOf(a_zp, false) || a_zp->dtype != a.dtype)))
+        b.shape.size() != 2 || b.shape[0] != a.shape.back() || b.shape[0] == 0 ||
+        !scalarOf(&a_scale, true) || !b_scale.isFloat() ||
+        (a_zp && (!scalarOf(a_zp, false) || a_zp->dtype != a.dtype)))
       return onPlainInputs(reference, c);
     int64_t k = b.shape[0], n = b.shape[1], m = a.numel() / k;
-    if ((b_scale.numel() != 1 && b_scale.numel() != n) || (bias && (!bias->isFloat() ||
-                                                                    bias->numel() != n)) ||
+    if ((b_scale.numel() != 1 && b_scale.numel() != n) ||
+        (bias && (!bias->isFloat() || bias->numel() != n)) ||
         (b_zp && (b_zp->isFloat() ||
                   std::any_of(b_zp->i.begin(), b_zp->i.end(), [](int64_t z) { return z != 0; }))))
       return onPlainInputs(reference, c);

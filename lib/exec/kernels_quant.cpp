@@ -168,15 +168,27 @@ Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, c
   requireFloat(a_scale, "a scale");
   requireFloat(b_scale, "b scale");
   requireFloat(y_scale, "the output scale");
+  if (a_scale.f.size() != 1 || y_scale.f.size() != 1)
+    throw ExecError("the input and output scales must be scalars");
+  if (b_scale.f.size() != 1 && (channel_axis >= acc.shape.size() ||
+                                static_cast<int64_t>(b_scale.f.size()) != acc.shape[channel_axis]))
+    throw ExecError("the weight has " + std::to_string(b_scale.f.size()) +
+                    " scales, neither one nor one per output channel");
+  if (y_zp && (y_zp->isFloat() || y_zp->isDouble() || y_zp->i.size() != 1))
+    throw ExecError("the output zero point must be one integer");
   ir::DType dtype = y_zp ? y_zp->dtype : ir::DType::kUInt8;
   QuantRange range = rangeOf(dtype);
-  int64_t zp = y_zp ? y_zp->i.at(0) : 0;
+  int64_t zp = y_zp ? y_zp->i[0] : 0;
+  std::vector<double> multipliers;  // s_a·s_b[c] / s_y, each finite
+  for (float s : b_scale.f) {
+    multipliers.push_back(static_cast<double>(a_scale.f[0]) * s / y_scale.f[0]);
+    if (!std::isfinite(multipliers.back()))
+      throw ExecError("the scales give no finite rescaling (a zero or infinite scale)");
+  }
   Value y = Value::ints(acc.shape, std::vector<int64_t>(acc.i.size()), dtype);
   Slices channels(acc.shape, b_scale.f.size() == 1 ? -1 : static_cast<int64_t>(channel_axis));
   for (size_t k = 0; k < acc.i.size(); ++k) {
-    size_t c = channels.of(k);
-    double real = static_cast<double>(acc.i[k]) *
-                  (static_cast<double>(a_scale.f.at(0)) * b_scale.f.at(c) / y_scale.f.at(0));
+    double real = static_cast<double>(acc.i[k]) * multipliers[channels.of(k)];
     double q = std::nearbyint(real) + static_cast<double>(zp);
     y.i[k] = static_cast<int64_t>(
         std::clamp(q, static_cast<double>(range.min), static_cast<double>(range.max)));
@@ -253,19 +265,19 @@ Value dequantizeAccumulator(const Value& acc, const Value& a_scale, const Value&
   Slices slices(acc.shape, static_cast<int64_t>(axis));
   for (size_t k = 0; k < acc.i.size(); ++k) {
     size_t c = slices.of(k);
-    double real = static_cast<double>(acc.i[k]) * a_scale.f[0] *
-                      b_scale.f[b_scale.numel() == 1 ? 0 : c] +
-                  (bias ? bias->f[c] : 0.0);
+    double real =
+        static_cast<double>(acc.i[k]) * a_scale.f[0] * b_scale.f[b_scale.numel() == 1 ? 0 : c] +
+        (bias ? bias->f[c] : 0.0);
     y.f[k] = static_cast<float>(real);
   }
   return y;
 }
 
 std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
-  Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
-                                 c.optionalInput(5), nullptr);
-  Value y = dequantizeAccumulator(acc, c.input(1), c.input(4), c.optionalInput(6), 1,
-                                  "output channel");
+  Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5),
+                                 nullptr);
+  Value y =
+      dequantizeAccumulator(acc, c.input(1), c.input(4), c.optionalInput(6), 1, "output channel");
   const Value* addend = c.optionalInput(7);
   if (addend && (!addend->isFloat() || addend->shape != y.shape))
     throw ExecError("the addend must be float of the output's shape " + shapeText(y.shape));

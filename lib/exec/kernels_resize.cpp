@@ -125,6 +125,7 @@ std::vector<Value> resize(const KernelContext& c) {
     std::vector<int64_t> sizes = sizes_in->asInts();
     if (sizes.size() != rank) throw ExecError("sizes do not match the input rank");
     for (size_t d = 0; d < rank; ++d) {
+      if (sizes[d] < 0) throw ExecError("sizes must not be negative");
       out_shape[d] = sizes[d];
       scales[d] = static_cast<double>(sizes[d]) / static_cast<double>(x.shape[d]);
     }
@@ -134,8 +135,10 @@ std::vector<Value> resize(const KernelContext& c) {
       throw ExecError("scales do not match the input rank");
     for (size_t d = 0; d < rank; ++d) {
       scales[d] = scales_in->f[d];
-      if (!(scales[d] > 0)) throw ExecError("scales must be positive");
-      out_shape[d] = static_cast<int64_t>(scales[d] * static_cast<double>(x.shape[d]));
+      double size = scales[d] * static_cast<double>(x.shape[d]);
+      if (!(scales[d] > 0) || !(size < 0x1p62))
+        throw ExecError("scales must be positive and finite");
+      out_shape[d] = static_cast<int64_t>(size);
     }
   } else {
     throw ExecError("Resize needs scales or sizes");
@@ -144,8 +147,15 @@ std::vector<Value> resize(const KernelContext& c) {
   for (size_t d = 0; d < rank; ++d) roi_values[rank + d] = 1.0;
   if (roi && roi->numel() == static_cast<int64_t>(2 * rank)) {
     requireFloat(*roi, "roi");
-    for (size_t k = 0; k < 2 * rank; ++k) roi_values[k] = roi->f[k];
+    for (size_t k = 0; k < 2 * rank; ++k) {
+      roi_values[k] = roi->f[k];
+      if (!std::isfinite(roi_values[k])) throw ExecError("roi is not finite");
+    }
   }
+  // An empty input has nothing to sample for a non-empty output.
+  if (checkedNumel(out_shape) > 0 && x.numel() == 0)
+    throw ExecError("Resize of an empty input " + shapeText(x.shape) + " to " +
+                    shapeText(out_shape));
   std::vector<AxisPlan> plans;
   for (size_t d = 0; d < rank; ++d)
     plans.push_back(planAxis(x.shape[d], out_shape[d], scales[d], roi_values[d],
@@ -230,6 +240,13 @@ std::vector<Value> gridSample(const KernelContext& c) {
   int64_t out_h = grid.shape[1], out_w = grid.shape[2];
   std::vector<int64_t> shape = {n, channels, out_h, out_w};
   Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+  if (!y.f.empty() && (height == 0 || width == 0))
+    throw ExecError("GridSample of an empty image " + shapeText(x.shape));
+  // The grid is normalized to [-1, 1]: a point far outside is refused rather than turned into a
+  // pixel index past int64 (a NaN has no pixel at all).
+  for (float v : grid.f) {
+    if (!(std::fabs(v) <= 1e6f)) throw ExecError("a grid point is not finite or beyond +-1e6");
+  }
   double x_min = align ? 0 : -0.5, y_min = x_min;
   double x_max = align ? static_cast<double>(width - 1) : static_cast<double>(width) - 0.5;
   double y_max = align ? static_cast<double>(height - 1) : static_cast<double>(height) - 0.5;

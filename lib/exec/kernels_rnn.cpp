@@ -71,6 +71,11 @@ Kernel recurrent(Cell cell) {
     const Value& x = requireFloat(*in.x, "X");
     const Value& w = requireFloat(*in.w, "W");
     const Value& r = requireFloat(*in.r, "R");
+    // The optional float inputs too: an int64 B has no floats to read.
+    for (auto [value, name] : {std::pair{in.b, "B"}, std::pair{in.h0, "initial_h"},
+                               std::pair{in.c0, "initial_c"}, std::pair{in.p, "P"}}) {
+      if (value) requireFloat(*value, name);
+    }
     const int64_t gates = cell == Cell::kLstm ? 4 : cell == Cell::kGru ? 3 : 1;
     std::string direction = c.stringAttribute("direction", "forward");
     if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
