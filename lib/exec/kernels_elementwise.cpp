@@ -94,6 +94,21 @@ Kernel unary(F fn) {
 // -x with two's-complement wrap-around (the minimum stays itself, as in numpy), never overflow.
 int64_t negate(int64_t x) { return static_cast<int64_t>(0 - static_cast<uint64_t>(x)); }
 
+// x + y, x - y, x · y and x / y with the same wrap-around (numpy's and ONNX Runtime's int64: a
+// signed overflow is undefined in C++; the quantization fuzzer multiplied past int64).
+int64_t wrappingAdd(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+}
+int64_t wrappingSub(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+}
+int64_t wrappingMul(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+}
+int64_t wrappingDiv(int64_t x, int64_t y) {  // y != 0; the minimum over -1 is the minimum
+  return y == -1 ? negate(x) : x / y;
+}
+
 // A unary op defined on floats and integers (Neg, Abs, Sign): integers keep their type, the
 // result wrapped to its width (int8 -(-128) is -128, as numpy gives).
 template <typename FF, typename FI>
@@ -547,19 +562,19 @@ void addElementwiseKernels(KernelTable& t) {
   auto larger = [](auto x, auto y) { return std::max(x, y); };
   auto smaller = [](auto x, auto y) { return std::min(x, y); };
   add(t, {"operator.add", "torch.add"},
-      binary([](float a, float b) { return a + b; }, [](int64_t a, int64_t b) { return a + b; },
+      binary([](float a, float b) { return a + b; }, wrappingAdd,
              [](double a, double b) { return a + b; }));
   add(t, {"operator.sub", "torch.sub"},
-      binary([](float a, float b) { return a - b; }, [](int64_t a, int64_t b) { return a - b; },
+      binary([](float a, float b) { return a - b; }, wrappingSub,
              [](double a, double b) { return a - b; }));
   add(t, {"operator.mul", "torch.mul"},
-      binary([](float a, float b) { return a * b; }, [](int64_t a, int64_t b) { return a * b; },
+      binary([](float a, float b) { return a * b; }, wrappingMul,
              [](double a, double b) { return a * b; }));
   add(t, {"operator.truediv", "torch.div"},
       binary([](float a, float b) { return a / b; },
              [](int64_t a, int64_t b) {
                if (b == 0) throw ExecError("integer division by zero");
-               return a / b;
+               return wrappingDiv(a, b);
              },
              [](double a, double b) { return a / b; }));
   add(t, {"operator.pow"}, power);
@@ -572,12 +587,10 @@ void addElementwiseKernels(KernelTable& t) {
                [=](int64_t x, int64_t y) { return smaller(x, y); },
                [=](double x, double y) { return smaller(x, y); }, false));
   add(t, {"onnx.Sum"},
-      variadic([=](float x, float y) { return plus(x, y); },
-               [=](int64_t x, int64_t y) { return plus(x, y); },
+      variadic([=](float x, float y) { return plus(x, y); }, wrappingAdd,
                [=](double x, double y) { return plus(x, y); }, false));
   add(t, {"onnx.Mean"},
-      variadic([=](float x, float y) { return plus(x, y); },
-               [=](int64_t x, int64_t y) { return plus(x, y); },
+      variadic([=](float x, float y) { return plus(x, y); }, wrappingAdd,
                [=](double x, double y) { return plus(x, y); }, true));
   add(t, {"onnx.Mod"}, [](const KernelContext& c) {
     bool fmod = c.intAttribute("fmod", 0) != 0;
@@ -587,7 +600,7 @@ void addElementwiseKernels(KernelTable& t) {
         a, c.input(1), [](float x, float y) { return std::fmod(x, y); },
         [fmod](int64_t x, int64_t y) {
           if (y == 0) throw ExecError("integer modulo by zero");
-          int64_t r = x % y;
+          int64_t r = y == -1 ? 0 : x % y;                      // the minimum % -1 overflows
           if (!fmod && r != 0 && ((r < 0) != (y < 0))) r += y;  // Python's sign: the divisor's
           return r;
         },
