@@ -77,7 +77,10 @@ for name in "${harnesses[@]}"; do
   what="none"
   if [ "$rc" != 0 ]; then
     status=1
-    what=$(grep -m1 -oE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer): [a-z-]+|runtime error: .*|fxc fuzz: .*' "$log" || echo "exit $rc")
+    # The last report is the harness's: earlier ones may come from the shape-inference worker,
+    # whose crashes (ONNX's) fxc survives.
+    what=$(grep -oE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer): [a-z-]+|runtime error: .*|fxc fuzz: .*' "$log" | tail -1)
+    what=${what:-exit $rc}
     what="$what (log: $log; inputs: $artifacts)"
   elif [ "$found" -gt 0 ]; then
     status=1

@@ -57,10 +57,10 @@ RnnInputs rnnInputs(const KernelContext& c) {
     in.h0 = c.tensor("initial_h");
     in.c0 = c.tensor("initial_c");
     in.p = c.tensor("peepholes");
-    return in;
+  } else {
+    const Value** slots[] = {&in.x, &in.w, &in.r, &in.b, &in.lens, &in.h0, &in.c0, &in.p};
+    for (size_t k = 0; k < 8; ++k) *slots[k] = c.optionalInput(k);
   }
-  const Value** slots[] = {&in.x, &in.w, &in.r, &in.b, &in.lens, &in.h0, &in.c0, &in.p};
-  for (size_t k = 0; k < 8; ++k) *slots[k] = c.optionalInput(k);
   if (!in.x || !in.w || !in.r) throw ExecError("X, W and R are required");
   return in;
 }
