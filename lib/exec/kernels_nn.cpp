@@ -90,6 +90,8 @@ PoolGeometry poolGeometry(const KernelContext& c, const Value& x) {
   g.ow = outputSize(g.w, kernel[1], win.strides[1], win.pads[1], win.pads[3], win.dilations[1],
                     g.ceil_mode);
   if (g.oh <= 0 || g.ow <= 0) throw ExecError("the window is larger than the padded input");
+  // Huge pads or strides give sizes whose product wraps: the loops would write past the output.
+  checkedNumel({g.n, g.ch, g.oh, g.ow});
   return g;
 }
 
@@ -148,6 +150,9 @@ std::vector<Value> conv2d(const KernelContext& c) {
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
   ConvGeometry g = convGeometry(c, x, requireFloat(*w, "the weight"));
+  // convolve reads one bias element per output channel.
+  if (b && requireFloat(*b, "the bias").numel() != g.cout)
+    throw ExecError("the bias needs one element per output channel");
   Value y = Value::floats({g.n, g.cout, g.oh, g.ow},
                           std::vector<float>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)));
   convolve<float>(g, x.f.data(), w->f.data(), b ? b->f.data() : nullptr, y.f.data());
@@ -189,21 +194,40 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   if (x.shape.size() != 4 || w->shape.size() != 4 || c.attribute("output_shape") ||
       auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
     return transposedConvolutionNd(c);
+  // The checks transposedConvolutionNd makes: the loops below trust these shapes.
+  requireFloat(*w, "the weight");
   int64_t groups = c.intAttribute("group", 1);
   int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
   int64_t cout_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
-  if (w->shape[0] != cin || cin % groups != 0)
+  int64_t cout = 0;  // with no input channels any group count divides them: cout may overflow
+  if (groups <= 0 || w->shape[0] != cin || cin % groups != 0 ||
+      __builtin_mul_overflow(cout_g, groups, &cout))
     throw ExecError("channels do not match the weight and groups");
-  int64_t cin_g = cin / groups, cout = cout_g * groups;
+  int64_t cin_g = cin / groups;
+  if (b && requireFloat(*b, "the bias").numel() != cout)
+    throw ExecError("the bias needs one element per output channel");
   Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), {h, wd}, true);
+  if (win.kernel[0] != kh || win.kernel[1] != kw)
+    throw ExecError("kernel_shape does not match the weight");
   std::vector<int64_t> extra = c.intsAttribute("output_padding", {0, 0});
-  int64_t oh = win.strides[0] * (h - 1) + extra.at(0) + (kh - 1) * win.dilations[0] + 1 -
-               win.pads[0] - win.pads[2];
-  int64_t ow = win.strides[1] * (wd - 1) + extra.at(1) + (kw - 1) * win.dilations[1] + 1 -
-               win.pads[1] - win.pads[3];
+  if (extra.size() != 2) throw ExecError("window attributes do not match the input rank");
+  // stride·(in − 1) + output_padding + (kernel − 1)·dilation + 1 − pads, refused where a step
+  // overflows (absurd strides or dilations) rather than wrapped.
+  auto outputExtent = [&](size_t d, int64_t in, int64_t kernel) {
+    int64_t spread, reach, out;
+    if (__builtin_mul_overflow(win.strides[d], in - 1, &spread) ||
+        __builtin_mul_overflow(kernel - 1, win.dilations[d], &reach) ||
+        __builtin_add_overflow(spread, reach, &out) ||
+        __builtin_add_overflow(out, extra[d], &out) || __builtin_add_overflow(out, 1, &out) ||
+        __builtin_sub_overflow(out, win.pads[d], &out) ||
+        __builtin_sub_overflow(out, win.pads[d + 2], &out))
+      throw ExecError("the output's size overflows 64 bits");
+    return out;
+  };
+  int64_t oh = outputExtent(0, h, kh), ow = outputExtent(1, wd, kw);
   if (oh <= 0 || ow <= 0) throw ExecError("the output would be empty");
-  Value y =
-      Value::floats({n, cout, oh, ow}, std::vector<float>(static_cast<size_t>(n * cout * oh * ow)));
+  Value y = Value::floats({n, cout, oh, ow},
+                          std::vector<float>(static_cast<size_t>(checkedNumel({n, cout, oh, ow}))));
   for (int64_t in = 0; in < n; ++in) {
     for (int64_t oc = 0; oc < cout; ++oc) {
       float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
@@ -319,9 +343,14 @@ Kernel gemmKernel(Product product) {
     bool trans_a = c.intAttribute("transA", 0) != 0, trans_b = c.intAttribute("transB", 0) != 0;
     float alpha = c.floatAttribute("alpha", 1.0f), beta = c.floatAttribute("beta", 1.0f);
     if (a.shape.empty()) throw ExecError("A is a scalar");
-    int64_t k = trans_a ? a.shape[0] : a.shape.back();
-    int64_t m = a.numel() / std::max<int64_t>(k, 1);
     if (trans_a && a.shape.size() != 2) throw ExecError("transA needs a 2-D A");
+    int64_t k = trans_a ? a.shape[0] : a.shape.back();
+    // M from A's shape: numel / K would make it 0 when K is 0, and C would never be added.
+    int64_t m = trans_a ? a.shape[1] : 1;
+    for (size_t d = 0; !trans_a && d + 1 < a.shape.size(); ++d) {
+      if (__builtin_mul_overflow(m, a.shape[d], &m))
+        throw ExecError("A " + shapeText(a.shape) + " has more rows than 64 bits can count");
+    }
     int64_t kb = trans_b ? b->shape[1] : b->shape[0], nn = trans_b ? b->shape[0] : b->shape[1];
     if (kb != k)
       throw ExecError("A " + shapeText(a.shape) + " and B " + shapeText(b->shape) +
@@ -343,7 +372,7 @@ Kernel gemmKernel(Product product) {
       col_stride = cs[1] == 1 ? 0 : 1;
     }
     Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
-    product(trans_a, trans_b, m, nn, k, a.f.data(), b->f.data(), y.f.data());
+    if (k > 0) product(trans_a, trans_b, m, nn, k, a.f.data(), b->f.data(), y.f.data());
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < nn; ++j) {
         float& out = y.f[static_cast<size_t>(i * nn + j)];

@@ -150,9 +150,10 @@ Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Val
   Value y = Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(checkedNumel(shape))),
                         ir::DType::kInt32);
   for (int64_t t = 0; t < count; ++t) {
-    const int64_t* pa = &as[static_cast<size_t>(t * m * k)];
-    const int64_t* pb = &bs[static_cast<size_t>(b_batch.empty() ? 0 : t * k * n)];
-    int64_t* py = &y.i[static_cast<size_t>(t * m * n)];
+    // Pointers, not references to elements: with k = 0 the operands hold none.
+    const int64_t* pa = as.data() + t * m * k;
+    const int64_t* pb = bs.data() + (b_batch.empty() ? 0 : t * k * n);
+    int64_t* py = y.i.data() + t * m * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t p = 0; p < k; ++p)
         for (int64_t j = 0; j < n; ++j) py[i * n + j] += pa[i * k + p] * pb[p * n + j];

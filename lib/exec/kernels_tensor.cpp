@@ -347,11 +347,18 @@ void addTensorKernels(KernelTable& t) {
       std::iota(perm.rbegin(), perm.rend(), 0);
     }
     if (perm.size() != rank) throw ExecError("perm does not match the rank");
+    // A repeated axis would give an output of more elements than x, read past its end.
+    std::vector<bool> seen(rank);
+    for (int64_t& p : perm) {
+      p = static_cast<int64_t>(normalizeAxis(p, rank));
+      if (seen[static_cast<size_t>(p)]) throw ExecError("perm repeats an axis");
+      seen[static_cast<size_t>(p)] = true;
+    }
     Value y;
     y.dtype = x.dtype;
-    for (int64_t p : perm) y.shape.push_back(x.shape[normalizeAxis(p, rank)]);
+    for (int64_t p : perm) y.shape.push_back(x.shape[static_cast<size_t>(p)]);
     std::vector<int64_t> in_strides = stridesOf(x.shape), strides(rank);
-    for (size_t d = 0; d < rank; ++d) strides[d] = in_strides[normalizeAxis(perm[d], rank)];
+    for (size_t d = 0; d < rank; ++d) strides[d] = in_strides[static_cast<size_t>(perm[d])];
     stridedCopy(x, y, strides, 0);
     return std::vector<Value>{std::move(y)};
   });
@@ -528,6 +535,14 @@ void addTensorKernels(KernelTable& t) {
         throw ExecError("unsupported: Split of " + std::to_string(extent) + " into " +
                         std::to_string(parts) + " parts (some would be empty)");
     }
+    // Checked before copying: each part reads its sizes' worth of x along the axis.
+    int64_t extent = x.shape[axis], total = 0;
+    for (int64_t size : sizes) {
+      if (size < 0) throw ExecError("a split size is negative");
+      if (size > extent - total) throw ExecError("split sizes do not add up to the axis");
+      total += size;
+    }
+    if (total != extent) throw ExecError("split sizes do not add up to the axis");
     int64_t inner = 1, offset = 0;
     for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
     std::vector<Value> parts;
@@ -544,7 +559,6 @@ void addTensorKernels(KernelTable& t) {
       offset += size;
       parts.push_back(std::move(part));
     }
-    if (offset != x.shape[axis]) throw ExecError("split sizes do not add up to the axis");
     return parts;
   });
   add(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, [](const KernelContext& c) {
@@ -563,8 +577,9 @@ void addTensorKernels(KernelTable& t) {
       if (mode != "constant" && x.shape[d] == 0 && y.shape.back() > 0)
         throw ExecError("cannot reflect an empty axis");
     }
+    // Checked: pads each below 2^48 still give shapes whose product wraps.
+    int64_t n = checkedNumel(y.shape, y.dtype);
     std::vector<int64_t> in = stridesOf(x.shape), out = stridesOf(y.shape);
-    int64_t n = y.numel();
     for (int64_t k = 0; k < n; ++k) {
       int64_t source = 0;
       bool outside = false;
@@ -619,6 +634,10 @@ void addTensorKernels(KernelTable& t) {
     const Value& start = c.input(0);
     const Value& limit = c.input(1);
     const Value& delta = c.input(2);
+    if (start.dtype != limit.dtype || start.dtype != delta.dtype)
+      throw ExecError("Range's start, limit and delta differ in type");
+    if (start.numel() != 1 || limit.numel() != 1 || delta.numel() != 1)
+      throw ExecError("Range's start, limit and delta must each have one element");
     Value y;
     y.dtype = start.dtype;
     if (start.isFloat()) {
@@ -671,7 +690,9 @@ void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Trilu"}, [](const KernelContext& c) {
     Value y = c.input(0);
     if (y.shape.size() < 2) throw ExecError("Trilu needs rank >= 2");
-    int64_t k = c.optionalInput(1) ? c.input(1).asInts().at(0) : 0;
+    std::vector<int64_t> ks = c.optionalInput(1) ? c.input(1).asInts() : std::vector<int64_t>{0};
+    if (ks.size() != 1) throw ExecError("Trilu's k must have one element");
+    int64_t k = ks[0];
     bool upper = c.intAttribute("upper", 1) != 0;
     int64_t rows = y.shape[y.shape.size() - 2], cols = y.shape.back();
     for (int64_t e = 0; e < y.numel(); ++e) {
