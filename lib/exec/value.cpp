@@ -51,7 +51,16 @@ void Value::makePlain() {
 std::vector<int64_t> Value::asInts() const {
   if (!isFloat() && !isDouble()) return i;
   std::vector<int64_t> out(held());
-  for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<int64_t>(at(k));
+  for (size_t k = 0; k < out.size(); ++k) {
+    double v = at(k);
+    // Past int64 (or NaN) the conversion is undefined: a float tensor read as indices or a shape.
+    if (!(v > -0x1p63 && v < 0x1p63)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", v);
+      throw ExecError(std::string("the value ") + text + " is no integer within int64");
+    }
+    out[k] = static_cast<int64_t>(v);
+  }
   return out;
 }
 

@@ -55,7 +55,8 @@ struct Value {
   static Value doubles(std::vector<int64_t> shape, std::vector<double> data);
   static Value ints(std::vector<int64_t> shape, std::vector<int64_t> data,
                     ir::DType dtype = ir::DType::kInt64);
-  // The elements as int64 (floats truncated): for shapes, axes, indices.
+  // The elements as int64 (floats truncated; NaN or past int64: an ExecError): for shapes, axes,
+  // indices.
   std::vector<int64_t> asInts() const;
 };
 
