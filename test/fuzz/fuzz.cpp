@@ -16,7 +16,7 @@ namespace fxc::fuzz {
 void setUp() {
   static const bool done = [] {
     spdlog::set_level(spdlog::level::off);
-    exec::setMemoryLimit(64e6);
+    exec::setMemoryLimit(8e6);
     return true;
   }();
   static_cast<void>(done);

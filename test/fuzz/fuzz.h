@@ -14,7 +14,7 @@
 
 namespace fxc::fuzz {
 
-// Once per process: logging off, and no value larger than 64 MB (the fuzzers run with a 2 GB
+// Once per process: logging off, and no value larger than 8 MB (the fuzzers run with a 2 GB
 // memory limit; an op asked for more must refuse, not allocate).
 void setUp();
 
