@@ -24,18 +24,26 @@ namespace ir = fxc::ir;
 
 namespace {
 
-// x [1, 2, 5, 5] → Conv (3 channels, 3x3, pad 1) → Relu → BatchNormalization.
-std::string convReluBatchNorm() {
+// A model of `opset` (IR version 8, 5 before opset 11) whose graph `name` has one float input x
+// of `dims`; the builders add the rest.
+onnx::ModelProto modelWithInput(const std::string& name, int opset, std::vector<int64_t> dims) {
   onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(13);
+  model.set_ir_version(opset >= 11 ? 8 : 5);
+  model.add_opset_import()->set_version(opset);
   auto* graph = model.mutable_graph();
-  graph->set_name("conv_relu_bn");
+  graph->set_name(name);
   auto* input = graph->add_input();
   input->set_name("x");
   auto* type = input->mutable_type()->mutable_tensor_type();
   type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {1, 2, 5, 5}) type->mutable_shape()->add_dim()->set_dim_value(d);
+  for (int64_t d : dims) type->mutable_shape()->add_dim()->set_dim_value(d);
+  return model;
+}
+
+// x [1, 2, 5, 5] → Conv (3 channels, 3x3, pad 1) → Relu → BatchNormalization.
+std::string convReluBatchNorm() {
+  onnx::ModelProto model = modelWithInput("conv_relu_bn", 13, {1, 2, 5, 5});
+  auto* graph = model.mutable_graph();
   std::mt19937 rng(3);
   std::normal_distribution<float> normal;
   auto tensor = [&](const std::string& name, std::vector<int64_t> dims, float offset) {
@@ -81,16 +89,8 @@ std::string convReluBatchNorm() {
 // One Conv module called twice, once before a Relu: x [1, 2, 5, 5] → conv → Relu → conv → y.
 // conv-relu must not fuse the ReLU into a module the second call shares.
 std::string convCalledTwice() {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(13);
+  onnx::ModelProto model = modelWithInput("conv_twice", 13, {1, 2, 5, 5});
   auto* graph = model.mutable_graph();
-  graph->set_name("conv_twice");
-  auto* input = graph->add_input();
-  input->set_name("x");
-  auto* type = input->mutable_type()->mutable_tensor_type();
-  type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {1, 2, 5, 5}) type->mutable_shape()->add_dim()->set_dim_value(d);
   std::mt19937 rng(5);
   std::normal_distribution<float> normal;
   for (auto [name, dims] :
@@ -134,16 +134,8 @@ std::string convCalledTwice() {
 // output its own half; plus Transpose(x, [1, 0, 2]) + Transpose(x, [0, 1, 2]) of the same x,
 // which cse must not merge.
 std::string splitAndTransposes() {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(13);
+  onnx::ModelProto model = modelWithInput("split_transposes", 13, {2, 2, 3});
   auto* graph = model.mutable_graph();
-  graph->set_name("split_transposes");
-  auto* input = graph->add_input();
-  input->set_name("x");
-  auto* type = input->mutable_type()->mutable_tensor_type();
-  type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {2, 2, 3}) type->mutable_shape()->add_dim()->set_dim_value(d);
   auto* c = graph->add_initializer();
   c->set_name("c");
   c->set_data_type(onnx::TensorProto::FLOAT);
@@ -186,16 +178,8 @@ std::string splitAndTransposes() {
 // all zeros again (edge mode) → Relu. At opset 13 the pads are an input; at opset 10 an attribute.
 // identity removes the two that pad nothing, and only those.
 std::string pads(int opset) {
-  onnx::ModelProto model;
-  model.set_ir_version(opset >= 11 ? 8 : 5);
-  model.add_opset_import()->set_version(opset);
+  onnx::ModelProto model = modelWithInput("pads", opset, {1, 2, 4, 4});
   auto* graph = model.mutable_graph();
-  graph->set_name("pads");
-  auto* input = graph->add_input();
-  input->set_name("x");
-  auto* type = input->mutable_type()->mutable_tensor_type();
-  type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {1, 2, 4, 4}) type->mutable_shape()->add_dim()->set_dim_value(d);
   auto pad = [&](const std::string& in, const std::string& out, std::vector<int64_t> amounts,
                  const std::string& mode) {
     auto* n = graph->add_node();
@@ -239,16 +223,8 @@ std::string pads(int opset) {
 // pad-pool may merge (zeros over H and W, uneven), and three near misses that it must not: a
 // reflect Pad, a Pad over the channels, a pool with ceil_mode. Each is an output.
 std::string padsBeforePools() {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(13);
+  onnx::ModelProto model = modelWithInput("pad_pool", 13, {1, 2, 5, 6});
   auto* graph = model.mutable_graph();
-  graph->set_name("pad_pool");
-  auto* input = graph->add_input();
-  input->set_name("x");
-  auto* type = input->mutable_type()->mutable_tensor_type();
-  type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {1, 2, 5, 6}) type->mutable_shape()->add_dim()->set_dim_value(d);
   auto ints = [](onnx::NodeProto* n, const std::string& name, std::vector<int64_t> values) {
     auto* attr = n->add_attribute();
     attr->set_name(name);
