@@ -15,6 +15,7 @@
 #include "exec/interpreter.h"
 #include "exec/io.h"
 #include "ir/lint.h"
+#include "onnx/export.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
 #include "passes/registry.h"
@@ -222,7 +223,9 @@ std::string pads(int opset) {
 // Four Pad → AveragePool pairs on x [1, 2, 5, 6], outside any module scope (functions): one that
 // pad-pool may merge (zeros over H and W, uneven), and three near misses that it must not: a
 // reflect Pad, a Pad over the channels, a pool with ceil_mode. Each is an output.
-std::string padsBeforePools() {
+// scoped: each pair in a module scope of its own (/merged/Pad, ...), so that the trace recognizes
+// the pair that qualifies as one AvgPool2d module.
+std::string padsBeforePools(bool scoped = false) {
   onnx::ModelProto model = modelWithInput("pad_pool", 13, {1, 2, 5, 6});
   auto* graph = model.mutable_graph();
   auto ints = [](onnx::NodeProto* n, const std::string& name, std::vector<int64_t> values) {
@@ -241,7 +244,7 @@ std::string padsBeforePools() {
     for (int64_t a : pads) t->add_int64_data(a);
     auto* pad = graph->add_node();
     pad->set_op_type("Pad");
-    pad->set_name(name + "_pad");
+    pad->set_name(scoped ? "/" + name + "/Pad" : name + "_pad");
     pad->add_input("x");
     pad->add_input(name + ".pads");
     pad->add_output(name + "_padded");
@@ -251,7 +254,7 @@ std::string padsBeforePools() {
     attr->set_s(mode);
     auto* pool = graph->add_node();
     pool->set_op_type("AveragePool");
-    pool->set_name(name + "_pool");
+    pool->set_name(scoped ? "/" + name + "/AveragePool" : name + "_pool");
     pool->add_input(name + "_padded");
     pool->add_output(name);
     ints(pool, "kernel_shape", {3, 3});
@@ -375,5 +378,42 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
     std::ifstream file(entry.path(), std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     checkSequences(entry.path().filename().string(), bytes, 4, rng);
+  }
+}
+
+TEST_CASE("pad-pool writes a recognized AvgPool2d as one AveragePool that computes the two ops") {
+  // The module form changes nothing in memory; its claim is the written model: exported, read
+  // back without recognition and run on the reference kernels, it must equal the model as written.
+  std::string bytes = padsBeforePools(true);
+  auto gm = traced(bytes, true);
+  int modules = 0;
+  for (const ir::Node* node : gm->graph()) modules += node->op() == ir::Opcode::kCallModule;
+  REQUIRE(modules == 1);  // the merged pair, recognized; the near misses stay ops
+  auto request = fxc::passes::parsePassSpec("pad-pool");
+  REQUIRE(request.ok());
+  REQUIRE(request.value().pass->run(*gm, request.value().options).ok());
+  auto exported = fxc::onnx::exportModel(*gm);
+  REQUIRE_MESSAGE(exported.ok(), exported.error());
+  exported.value().materialize();
+  std::string written;
+  REQUIRE(exported.value().proto->SerializeToString(&written));
+  int pads = 0, pools = 0;
+  for (const auto& node : exported.value().proto->graph().node()) {
+    pads += node.op_type() == "Pad";
+    pools += node.op_type() == "AveragePool";
+  }
+  CHECK(pads == 3);  // the merged pair wrote no Pad
+  CHECK(pools == 4);
+  auto oracle = traced(bytes, false), again = traced(written, false);
+  auto inputs = fxc::exec::randomInputs(*oracle, 1, {}, 0);
+  REQUIRE(inputs.ok());
+  auto want = fxc::exec::Interpreter(*oracle, fxc::exec::Backend::kReference).run(inputs.value());
+  auto got = fxc::exec::Interpreter(*again, fxc::exec::Backend::kReference).run(inputs.value());
+  REQUIRE(want.ok());
+  REQUIRE_MESSAGE(got.ok(), got.error());
+  REQUIRE(got.value().size() == want.value().size());
+  for (size_t o = 0; o < want.value().size(); ++o) {
+    auto d = fxc::exec::compareValues(got.value()[o], want.value()[o], 1e-6, 1e-6);
+    CHECK_MESSAGE(d.within, "output " << o << " max abs error " << d.max_abs);
   }
 }
