@@ -6,15 +6,17 @@
 // ConvTranspose scales its weight along axis 1 (grouped: [Cin, Cout/groups, k...]); a Gemm
 // (Linear) followed by BatchNorm1d folds the same way along its output columns. Computed in
 // double, stored in the conv's dtype; the fused node keeps the BatchNorm's output name.
-// Refuses (reason at -v) when the conv output has other users, the conv module or its weight is
-// shared, BatchNorm is in training mode or lacks running statistics, or a value is not a float
-// constant.
+// Refuses (reason at -v) when the conv output has other users, the conv module is called twice,
+// its weight or bias is shared (another module holds it, or a get_attr reads it), a Gemm's C is
+// one value per row, BatchNorm is in training mode or lacks running statistics, or a value is not
+// a float constant.
 #include "passes/conv_bn.h"
 
 #include <spdlog/spdlog.h>
 
 #include <cmath>
 #include <cstring>
+#include <unordered_set>
 
 #include "ir/matcher.h"
 #include "ir/module_kind.h"
@@ -77,6 +79,14 @@ class ConvBnFolder {
       if (node->op() == ir::Opcode::kCallModule) ++calls_[node->target()];
     }
     countTensors(gm.root());
+    // A get_attr reads a tensor too: one naming a module's slot ("conv.weight", a weight the
+    // model also reads elsewhere) shares it, and would see the folded values.
+    for (const ir::Node* node : gm.graph()) {
+      if (node->op() != ir::Opcode::kGetAttr) continue;
+      if (auto tensor = gm.findTensor(node->target())) ++tensor_refs_[tensor.get()];
+      size_t dot = node->target().rfind('.');
+      if (dot != std::string::npos) read_modules_.insert(node->target().substr(0, dot));
+    }
     // bn(conv(x)), the conv's output used by the BatchNorm alone. Exactly a convolution or a
     // Linear: a fused ConvReLU2d has a ReLU between the convolution and the BatchNorm, which no
     // weight change can move the BatchNorm across.
@@ -151,6 +161,7 @@ class ConvBnFolder {
     if (weight.size() != count * (dtype == ir::DType::kFloat32 ? 4 : 8))
       return "the convolution's weight has the wrong size";
     auto old_bias = conv->tensor("bias");
+    if (old_bias && tensor_refs_[old_bias.get()] != 1) return "the convolution's bias is shared";
     std::vector<double> bias;
     if (old_bias) {
       auto values = readFloats(old_bias);
@@ -161,6 +172,11 @@ class ConvBnFolder {
     if (gemm) {
       bool trans_b = conv->numberAttribute("transB", 0) != 0;
       if (conv->numberAttribute("transA", 0) != 0) return "the Gemm transposes A";
+      // C must be one value per output column ([N], [1, N]) or one for all: a C of [M, 1] with
+      // M = N is one per row, which no per-column fold can keep.
+      if (old_bias && old_bias->dims.size() > 2) return "the Gemm's C has more than two axes";
+      if (old_bias && old_bias->dims.size() == 2 && old_bias->dims[0] != 1)
+        return "the Gemm's C is not one row";
       double beta = conv->numberAttribute("beta", 1.0);
       bool folded = dtype == ir::DType::kFloat32
                         ? foldGemmBatchNorm(reinterpret_cast<float*>(weight.data()), count,
@@ -196,7 +212,7 @@ class ConvBnFolder {
     bn_node->replaceAllUsesWith(conv_node);
     std::string bn_path = bn_node->target();
     gm_.graph().eraseNode(bn_node);
-    if (--calls_[bn_path] == 0) gm_.removeModule(bn_path);
+    if (--calls_[bn_path] == 0 && !read_modules_.count(bn_path)) gm_.removeModule(bn_path);
     return "";
   }
 
@@ -205,6 +221,7 @@ class ConvBnFolder {
   PassResult result_;
   std::unordered_map<std::string, int> calls_;
   std::unordered_map<const ir::Tensor*, int> tensor_refs_;
+  std::unordered_set<std::string> read_modules_;  // modules a get_attr reads a tensor of
 };
 
 Expected<PassResult> run(ir::GraphModule& gm, const Options&) { return ConvBnFolder(gm).run(); }

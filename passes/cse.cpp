@@ -6,12 +6,15 @@
 // (the same nodes, the same literals), kwargs, tensor-valued attributes byte for byte, and the
 // same subgraphs (a control-flow op's kwargs only summarize them: two Ifs on one condition
 // whose branches differ are two values).
-// Never merged: placeholders, outputs, impure calls and random ops (two draws are two values).
+// Never merged: placeholders, outputs, impure calls, random ops (two draws are two values), and
+// nodes with an attribute the key holds only as a summary (a sparse or string tensor, a type),
+// and calls of ops not known to be functions of their inputs (custom domains, local functions).
 // The first node stays, with its name; a merged node's value name is lost only where it was not
 // a graph output (export writes the outputs' names either way).
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <cstring>
 #include <unordered_map>
 
 #include "ir/printers.h"
@@ -35,8 +38,57 @@ std::string keyOf(const ir::Node& node) {
   return key;
 }
 
+// A kwarg the frontend could only summarize ("<tensor float32[3]>", "<sparse_value>", a list of
+// tensors, a type): its value is not in the key.
+bool isSummary(const ir::Argument& value) {
+  if (value.isSequence()) {
+    for (const ir::Argument& item : value.items()) {
+      if (isSummary(item)) return true;
+    }
+    return false;
+  }
+  if (value.kind() != ir::Argument::Kind::kString) return false;
+  const std::string& text = value.toString();
+  return text.size() >= 2 && text.front() == '<' && text.back() == '>';
+}
+
+// Whether the key holds every attribute's whole value: a summarized kwarg only when it is a
+// tensor attribute whose elements are bytes in the key (numbers; a string tensor's are not).
+bool keyIsWhole(const ir::Node& node) {
+  for (const auto& [name, value] : node.kwargs()) {
+    if (!isSummary(value)) continue;
+    bool whole = false;
+    for (const auto& [tensor_name, tensor] : node.meta.tensor_attributes) {
+      if (tensor_name != name) continue;
+      size_t width = ir::dtypeSize(tensor->dtype);
+      whole = width > 0 && tensor->numel() >= 0 &&
+              tensor->byteSize() == static_cast<size_t>(tensor->numel()) * width;
+    }
+    if (!whole) return false;
+  }
+  for (const auto& [name, tensor] : node.meta.tensor_attributes) {
+    if (ir::dtypeSize(tensor->dtype) == 0) return false;
+  }
+  return true;
+}
+
+// A call of an op whose value is a function of its inputs (unless isRandom says otherwise): an
+// op of ONNX's default domain (the frontend's onnx.*, torch.* and operator.* targets: a model's
+// own domain of those names is refused when traced), Microsoft's contrib ops, fxc's own. A
+// custom domain's op or a model's local function is not known to be (its body may draw random
+// numbers), so it is never merged.
+bool knownOp(const ir::Node& node) {
+  if (node.op() != ir::Opcode::kCallFunction) return true;
+  const std::string& target = node.target();
+  for (const char* prefix : {"onnx.", "torch.", "operator.", "com.microsoft.", "fxc."}) {
+    if (target.compare(0, std::strlen(prefix), prefix) == 0) return true;
+  }
+  return false;
+}
+
 bool mergeable(const ir::Node& node) {
-  return !ir::isImpure(node) && !ir::isRandom(node) && node.op() != ir::Opcode::kCallMethod;
+  return !ir::isImpure(node) && !ir::isRandom(node) && node.op() != ir::Opcode::kCallMethod &&
+         knownOp(node) && keyIsWhole(node);
 }
 
 Expected<PassResult> run(ir::GraphModule& gm, const Options&) {

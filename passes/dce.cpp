@@ -14,29 +14,22 @@ namespace {
 // Removes what `used` does not name below `module` (whose path is `prefix`); returns the counts.
 void prune(ir::Module& module, const std::string& prefix,
            const std::unordered_set<std::string>& used, bool called, PassResult& result) {
-  std::vector<std::string> dead_children;
+  auto pathOf = [&](const std::string& name) {
+    return prefix.empty() ? name : prefix + "." + name;
+  };
   for (const auto& [name, child] : module.children()) {
-    std::string path = prefix.empty() ? name : prefix + "." + name;
-    if (!used.count(path)) {
-      dead_children.push_back(name);
-      continue;
-    }
-    prune(*child, path, used, used.count("call:" + path) != 0, result);
+    std::string path = pathOf(name);
+    if (used.count(path)) prune(*child, path, used, used.count("call:" + path) != 0, result);
   }
-  for (const auto& name : dead_children) {
-    module.removeChild(name);
-    result.add("modules");
-  }
+  auto count = [&](const char* what, size_t n) {
+    if (n > 0) result.add(what, static_cast<int64_t>(n));
+  };
+  count("modules", module.removeChildrenIf(
+                       [&](const std::string& name) { return !used.count(pathOf(name)); }));
   if (called) return;  // a called module needs all its tensors
-  std::vector<std::string> dead_tensors;
-  for (const auto& [name, tensor] : module.tensors()) {
-    if (!used.count("tensor:" + (prefix.empty() ? name : prefix + "." + name)))
-      dead_tensors.push_back(name);
-  }
-  for (const auto& name : dead_tensors) {
-    module.removeTensor(name);
-    result.add("tensors");
-  }
+  count("tensors", module.removeTensorsIf([&](const std::string& name) {
+    return !used.count("tensor:" + pathOf(name));
+  }));
 }
 
 Expected<PassResult> run(ir::GraphModule& gm, const Options&) {

@@ -5,8 +5,9 @@
 //   %y = self.drop(%x)           ⇒  uses of %y read %x      (Dropout / Identity modules)
 //   %y = Pad(%x, pads = 0...)    ⇒  uses of %y read %x      (constant pads, every one 0: any mode)
 //
-// Refuses a Dropout whose mask is read, or that may train: a training_mode input that is not a
-// constant false, unless its ratio is a constant 0.0 (then it passes its input through anyway).
+// Refuses a Dropout whose mask is read, or that may train: a training_mode (an input, or a
+// Dropout module's buffer) that is not a constant false, unless its ratio is a constant 0.0 (then
+// it passes its input through anyway), or opset 6's is_test of 0.
 #include <spdlog/spdlog.h>
 
 #include "passes/registry.h"
@@ -60,26 +61,52 @@ bool isPassThrough(const ir::GraphModule& gm, const ir::Node& node) {
   return false;
 }
 
-// A one-element constant whose bytes are all zero, of `dtype`: a training_mode of false (as
-// when it is absent), or a ratio of exactly 0.0 (nothing dropped, nothing scaled, even when
-// training: torchvision's Swin exports its attention dropouts so).
-bool constantZero(const ir::GraphModule& gm, const ir::Argument& arg, ir::DType dtype) {
-  if (!arg.isNode() || arg.toNode()->op() != ir::Opcode::kGetAttr) return false;
-  auto tensor = gm.findTensor(arg.toNode()->target());
-  if (!tensor || tensor->dtype != dtype || tensor->numel() != 1) return false;
+// A one-element tensor whose bytes are all zero, of `dtype`: a training_mode of false (as when
+// it is absent), or a ratio of exactly 0.0 (nothing dropped, nothing scaled, even when training:
+// torchvision's Swin exports its attention dropouts so).
+bool zeroScalar(const std::shared_ptr<ir::Tensor>& tensor, ir::DType dtype) {
+  if (!tensor || tensor->dtype != dtype || tensor->numel() != 1 ||
+      tensor->byteSize() != ir::dtypeSize(dtype))
+    return false;
   for (size_t k = 0; k < tensor->byteSize(); ++k) {
     if (tensor->bytes()[k] != 0) return false;
   }
   return true;
 }
 
+// A Dropout's ratio or training_mode (ONNX input `index`, its buffer `name` in a module: the
+// tracer makes one only when both are constants): kAbsent, kZero (a constant 0 / false), or
+// kOther (nonzero, or not a constant).
+enum class Operand { kAbsent, kZero, kOther };
+Operand dropoutOperand(const ir::GraphModule& gm, const ir::Node& node, size_t index,
+                       const char* name, ir::DType dtype) {
+  if (node.op() == ir::Opcode::kCallModule) {
+    const ir::Module* module = gm.findModule(node.target());
+    if (!module || node.args().size() != 1) return Operand::kOther;
+    auto tensor = module->tensor(name);
+    return !tensor ? Operand::kAbsent : zeroScalar(tensor, dtype) ? Operand::kZero : Operand::kOther;
+  }
+  if (node.args().size() <= index || node.args()[index].isNone()) return Operand::kAbsent;
+  const ir::Argument& arg = node.args()[index];
+  if (!arg.isNode() || arg.toNode()->op() != ir::Opcode::kGetAttr) return Operand::kOther;
+  return zeroScalar(gm.findTensor(arg.toNode()->target()), dtype) ? Operand::kZero
+                                                                   : Operand::kOther;
+}
+
 // Why the node cannot go, or "" when it can.
 std::string refusal(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.args().empty() || !node.args()[0].isNode()) return "its input is not a value";
   if (isPad(node)) return "";
-  bool no_ratio = node.args().size() >= 2 && constantZero(gm, node.args()[1], ir::DType::kFloat32);
-  if (node.args().size() >= 3 && !node.args()[2].isNone() && !no_ratio &&
-      !constantZero(gm, node.args()[2], ir::DType::kBool))
+  const ir::Module* module =
+      node.op() == ir::Opcode::kCallModule ? gm.findModule(node.target()) : nullptr;
+  if (module && module->type() == "Identity") return "";
+  // Opsets 1 to 6 say is_test (0: training) instead of training_mode.
+  const ir::Argument* is_test = module ? module->attribute("is_test") : node.kwarg("is_test");
+  if (is_test && (is_test->kind() != ir::Argument::Kind::kInt || is_test->toInt() == 0))
+    return "it may train: its is_test is 0";
+  bool no_ratio = dropoutOperand(gm, node, 1, "ratio", ir::DType::kFloat32) == Operand::kZero;
+  Operand training = dropoutOperand(gm, node, 2, "training_mode", ir::DType::kBool);
+  if (training == Operand::kOther && !no_ratio)
     return "it may train: its training_mode is not a constant false and its ratio not 0";
   for (const ir::Node* user : node.users()) {
     if (user->target() == "operator.getitem" && user->args().size() == 2 &&

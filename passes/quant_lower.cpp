@@ -32,6 +32,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "exec/value.h"
@@ -236,13 +237,18 @@ class Lowering {
     return true;
   }
 
-  // Q(DQ(q, s, z), s, z) ⇒ q.
+  // Q(DQ(q, s, z), s, z) ⇒ q (8-bit: scalarParams): (q − z)·s, |q − z| ≤ 255, is exact enough in
+  // float32 to round back to q − z when s is a normal float and (q − z)·s stays finite (s = 10^37
+  // and q − z = 100 make an infinity, which Q saturates to 127).
   bool dropRoundTrip(ir::Node* q) {
     ir::Node* dq = (nodeArg(q, 0));
     if (!isCall(dq, "onnx.DequantizeLinear") || !nodeArg(dq, 0)) return false;
     auto in = scalarParams(dq, 1), out = scalarParams(q, 1);
     if (!in || !out || in->scale != out->scale || in->zero_point != out->zero_point ||
         in->dtype != out->dtype)
+      return false;
+    if (!(in->scale >= std::numeric_limits<float>::min()) ||
+        !(static_cast<double>(in->scale) * 256.0 < std::numeric_limits<float>::max()))
       return false;
     ir::Node* source = (nodeArg(dq, 0));
     q->replaceAllUsesWith(source);
@@ -269,7 +275,7 @@ class Lowering {
         return nullptr;
       }
       bool zero = !z || std::all_of(z->i.begin(), z->i.end(), [](int64_t v) { return v == 0; });
-      bool same = zero && !z->isFloat();
+      bool same = zero && (!z || !z->isFloat());
       for (size_t c = 0; c < units.size() && same; ++c)
         same = s->f[s->numel() == 1 ? 0 : c] == units[c];
       if (same) return (nodeArg(bias, 0));
@@ -622,9 +628,13 @@ class Lowering {
         else
           bounds[k - 1] = v->i[0];
       }
-      if (trailing) {
+      // Two clamps are one on the intersection of their ranges; when those do not meet, each
+      // stays (a clamp to [10, 20] after one to [0, 6] gives 10, the joined bounds 6).
+      if (trailing && std::max(lo, bounds[0]) <= std::min(hi, bounds[1])) {
         lo = std::max(lo, bounds[0]);
         hi = std::min(hi, bounds[1]);
+      } else {
+        trailing = nullptr;
       }
     } else {
       trailing = nullptr;

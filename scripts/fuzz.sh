@@ -4,10 +4,17 @@
 # 60) with ONNX's and fxc's test files as seeds, and reports executions, coverage, corpus size and
 # what it found. Limits per input: 2 s, 2 GB. Crashes are kept in build-fuzz/artifacts/NAME/;
 # copy each into test/fuzz/regressions/NAME/ once fixed, and ctest replays it forever after.
-#   scripts/fuzz.sh [SECONDS] [HARNESS...]     (harnesses: model passes quantize npy options)
+#   scripts/fuzz.sh [--runs N] [SECONDS] [HARNESS...]   (harnesses: model passes quantize npy options)
+# --runs N ends a harness's run after N executions too (whichever comes first: the target of
+# 10^6 executions without a finding is `scripts/fuzz.sh --runs 1000000 7200`).
 # Exit 1 when a harness found a crash, leak, sanitizer report, timeout or out-of-memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+runs=-1
+if [ "${1:-}" = --runs ]; then
+  runs=$2
+  shift 2
+fi
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
@@ -64,7 +71,7 @@ for name in "${harnesses[@]}"; do
   log=$build/fuzz-$name.log
   before=$(ls -p "$artifacts" | grep -vc / || true)
   set +e
-  "$build/fuzz/fxc-fuzz-$name" "$corpus" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 \
+  "$build/fuzz/fxc-fuzz-$name" "$corpus" -max_total_time="$seconds" -runs="$runs" -timeout=2 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     ${dict:+-dict="$dict"} >"$log" 2>&1
   rc=$?

@@ -1,5 +1,6 @@
 #include "exec/interpreter.h"
 
+#include <atomic>
 #include <new>
 #include <stdexcept>
 #include <unordered_set>
@@ -9,6 +10,8 @@
 namespace fxc::exec {
 
 namespace {
+
+std::atomic<int64_t> node_limit{0}, nodes_run{0};
 
 const std::unordered_map<std::string, Kernel>& tableFor(Backend backend) {
   switch (backend) {
@@ -130,7 +133,15 @@ const Value* Interpreter::moduleTensor(const ir::Module& module, const std::stri
   return &it->second;
 }
 
+void setNodeLimit(int64_t nodes) {
+  node_limit = nodes;
+  nodes_run = 0;
+}
+
 std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const Value*> inputs) {
+  if (int64_t limit = node_limit.load(std::memory_order_relaxed);
+      limit > 0 && nodes_run.fetch_add(1, std::memory_order_relaxed) >= limit)
+    throw ExecError("more than " + std::to_string(limit) + " nodes run (the process's limit)");
   Step& step = steps_.at(&node);
   const ir::Module* module = step.module;
   if (!step.kernel) {

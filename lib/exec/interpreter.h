@@ -21,6 +21,12 @@ namespace fxc::exec {
 std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const ir::Node& node,
                                                std::vector<const Value*> inputs);
 
+// A limit on the nodes run from now on, process-wide (every interpreter, each iteration of a
+// subgraph's nodes included), past which runNode throws ExecError; 0, the default: none. Also
+// restarts the count. The fuzz harnesses set it for each input: a fuzzer tests logic, not
+// throughput (a Loop of 786,435 trips over a 2 × 3 add is slow, not hung).
+void setNodeLimit(int64_t nodes);
+
 class Interpreter {
  public:
   // The graph must not change while the interpreter lives.

@@ -31,6 +31,12 @@ Window windowOf(const KernelContext& c, std::vector<int64_t> kernel,
     if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0 || w.pads[d] < 0 ||
         w.pads[d + spatial] < 0)
       throw ExecError("kernel, strides and dilations must be positive, pads not negative");
+    // Bounded so that the window arithmetic below (dilation · kernel, pads + input) stays in
+    // int64: no model has windows, strides or pads of four billion.
+    constexpr int64_t kLimit = int64_t{1} << 32;
+    if (w.kernel[d] > kLimit || w.strides[d] > kLimit || w.dilations[d] > kLimit ||
+        w.pads[d] > kLimit || w.pads[d + spatial] > kLimit)
+      throw ExecError("kernel, strides, dilations or pads past 2^32");
     if (same) {
       // Output ceil(in / stride); the padding that needs, the odd one at the end (UPPER) or
       // the beginning (LOWER).

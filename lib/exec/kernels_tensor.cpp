@@ -211,7 +211,9 @@ Kernel gatherByBlocks(Kernel reference) {
 void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {
-        const Value* training = c.optionalInput(2);
+        // A Dropout module holds its ratio and training_mode as buffers (the tracer makes one
+        // only when both are constants); the function form has them as inputs 1 and 2.
+        const Value* training = parameter(c, "training_mode", 2);
         if (!training || training->asInts().empty() || !training->asInts()[0]) {
           // Inference drops nothing: the mask, when read, keeps everything.
           if (!c.outputUsed(1)) return std::vector<Value>{c.input(0)};
@@ -222,7 +224,7 @@ void addTensorKernels(KernelTable& t) {
         }
         // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
         // input, and a mask that keeps everything. Any other ratio is random: refused.
-        const Value* ratio = c.optionalInput(1);
+        const Value* ratio = parameter(c, "ratio", 1);
         if (!ratio || ratio->numel() != 1 || (ratio->isFloat() ? ratio->f[0] : 1.0f) != 0.0f)
           throw ExecError("unsupported: Dropout in training mode with a nonzero ratio");
         const Value& x = c.input(0);
@@ -652,9 +654,14 @@ void addTensorKernels(KernelTable& t) {
     } else {
       int64_t s0 = start.i.at(0), l = limit.i.at(0), d = delta.i.at(0);
       if (d == 0) throw ExecError("Range with delta 0");
-      int64_t n = std::max<int64_t>(0, (l - s0 + d + (d > 0 ? -1 : 1)) / d);
+      // ceil((l - s0) / d) in 128 bits: l - s0 alone overflows int64 at extreme bounds.
+      __int128 span = static_cast<__int128>(l) - s0;
+      __int128 count = (span + d + (d > 0 ? -1 : 1)) / d;
+      if (count > (static_cast<__int128>(1) << 56)) throw ExecError("Range has too many elements");
+      int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
       checkedNumel({n}, y.dtype);
-      for (int64_t k = 0; k < n; ++k) y.i.push_back(s0 + k * d);
+      for (int64_t k = 0; k < n; ++k)  // in [s0, l): k · d alone may not fit
+        y.i.push_back(static_cast<int64_t>(s0 + static_cast<__int128>(k) * d));
       y.shape = {n};
     }
     return std::vector<Value>{std::move(y)};

@@ -106,6 +106,17 @@ void reindex(const Entries& entries, std::unordered_map<std::string, size_t>& in
   index.clear();
   for (size_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
 }
+
+template <typename Entries>
+size_t eraseIf(Entries& entries, std::unordered_map<std::string, size_t>& index,
+               const std::function<bool(const std::string&)>& dead) {
+  size_t before = entries.size();
+  entries.erase(std::remove_if(entries.begin(), entries.end(),
+                               [&](const auto& entry) { return dead(entry.first); }),
+                entries.end());
+  if (entries.size() != before) reindex(entries, index);
+  return before - entries.size();
+}
 }  // namespace
 
 void Module::setTensor(const std::string& name, std::shared_ptr<Tensor> tensor) {
@@ -129,6 +140,14 @@ bool Module::removeTensor(std::string_view name) {
   tensors_.erase(tensors_.begin() + static_cast<std::ptrdiff_t>(it->second));
   reindex(tensors_, tensor_index_);
   return true;
+}
+
+size_t Module::removeTensorsIf(const std::function<bool(const std::string&)>& dead) {
+  return eraseIf(tensors_, tensor_index_, dead);
+}
+
+size_t Module::removeChildrenIf(const std::function<bool(const std::string&)>& dead) {
+  return eraseIf(children_, child_index_, dead);
 }
 
 Module* Module::child(std::string_view name) const {

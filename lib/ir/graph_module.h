@@ -4,6 +4,7 @@
 
 #include <any>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -91,6 +92,9 @@ class Module {
   void setTensor(const std::string& name, std::shared_ptr<Tensor> tensor);
   std::shared_ptr<Tensor> tensor(std::string_view name) const;
   bool removeTensor(std::string_view name);
+  // Removes every tensor whose name `dead` accepts, in one sweep (removeTensor one by one
+  // reindexes each time: quadratic in a module of many constants); how many went.
+  size_t removeTensorsIf(const std::function<bool(const std::string&)>& dead);
 
   const std::vector<std::pair<std::string, std::unique_ptr<Module>>>& children() const {
     return children_;
@@ -98,6 +102,7 @@ class Module {
   Module* child(std::string_view name) const;
   Module* addChild(const std::string& name, std::string type);
   bool removeChild(std::string_view name);
+  size_t removeChildrenIf(const std::function<bool(const std::string&)>& dead);
 
  private:
   std::string type_;

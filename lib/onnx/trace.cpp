@@ -207,6 +207,14 @@ class Tracer {
           !functions_.count(node.domain() + ":" + node.op_type()))
         throw ModelError(describe(node, static_cast<size_t>(i)) + ": domain '" + node.domain() +
                          "' is not imported by the model (opset_import)");
+      // fxc names a call by domain.op and its default-domain ops onnx.*, torch.*, operator.*:
+      // a model's own domain of those names would read as one of them (torch::relu as Relu).
+      const std::string& domain = node.domain();
+      if (!default_domain && (domain == "onnx" || domain == "torch" || domain == "operator" ||
+                              domain == "builtins" || domain == "fxc" ||
+                              domain.compare(0, 6, "torch.") == 0))
+        throw ModelError(describe(node, static_cast<size_t>(i)) + ": domain '" + domain +
+                         "' is reserved (fxc's own names for ops begin with it)");
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
         auto [existing, fresh] = values_.emplace(output, Value{i});
@@ -490,9 +498,12 @@ class Tracer {
     return call;
   }
 
-  // A weightless op that is a module of its own: constant inputs become buffers, named by the
-  // op schema (Clip's min/max, Resize's scales, ...).
-  ModuleCall bufferedCall(const NodeProto& node) {
+  // A weightless op that is a module of its own: its inputs after the first become buffers, named
+  // by the op schema (Clip's min/max, Resize's scales, ...). Only when every one is a constant:
+  // the module's kernel reads a buffer by name and an argument by its position, so a value among
+  // them (Clip's max computed, its min constant) would shift into the wrong slot; such an op stays
+  // a call_function, every input in its ONNX position.
+  std::optional<ModuleCall> bufferedCall(const NodeProto& node) {
     ModuleCall call;
     const ::onnx::OpSchema* schema =
         nullptr;  // looked up only when needed: the registry is slow to build
@@ -500,10 +511,11 @@ class Tracer {
       size_t index = static_cast<size_t>(i);
       const std::string& input = node.input(i);
       if (input.empty()) continue;
-      if (i == 0 || !isConstant(input)) {
+      if (i == 0) {
         call.args.push_back(input);
         continue;
       }
+      if (!isConstant(input)) return std::nullopt;
       std::string name = "input" + std::to_string(i);
       if (!schema)
         schema = ::onnx::OpSchemaRegistry::Schema(node.op_type(), default_opset_, node.domain());
@@ -538,7 +550,9 @@ class Tracer {
   // (same path and type, same tensors), and renaming it when another module holds the path.
   ir::Node* emitModuleCall(ModuleCall call, NodeRecord& record) {
     const ir::Module* existing = gm_->findModule(call.path);
-    bool repeat = existing && existing->type() == call.type && existing->children().empty();
+    // Same attributes too: two ops in one scope may differ only there (a Softmax's axis).
+    bool repeat = existing && existing->type() == call.type && existing->children().empty() &&
+                  ir::pyRepr(existing->attributes()) == ir::pyRepr(call.attributes);
     for (const auto& [local, value] : call.tensors) {
       repeat = repeat && existing->tensor(local) == constants_.at(value).tensor;
     }

@@ -14,8 +14,9 @@
 
 namespace fxc::fuzz {
 
-// Once per process: logging off, and no value larger than 8 MB (the fuzzers run with a 2 GB
-// memory limit; an op asked for more must refuse, not allocate).
+// At the start of each input: logging off and no value larger than 8 MB (once per process: the
+// fuzzers run with a 2 GB memory limit; an op asked for more must refuse, not allocate), and a
+// budget of 20,000 nodes run for this input (exec::setNodeLimit).
 void setUp();
 
 // Parses and traces the bytes as fxc trace does; nullptr when fxc refuses the model (a clean

@@ -4,7 +4,10 @@
 // outputs rounded to float16 before the comparison. Prints one line per failure and a summary:
 //   N passed, N failed, N unsupported (by op), N not traceable
 // Exit 1 when any test that runs gives a wrong answer.
-//   fxc-conformance [-v] DIR...        DIR: test directories, or folders of them
+// With --pass SPEC (repeatable) each model runs after those passes, traced with ONNX's shape
+// inference as `fxc run` traces: the execution pipeline's passes against ONNX's expected outputs
+// (a pass that fails on a model, or that changes an answer, fails the test).
+//   fxc-conformance [-v] [--pass SPEC]... DIR...        DIR: test directories, or folders of them
 #include <dirent.h>
 #include <onnx/onnx_pb.h>
 
@@ -23,6 +26,7 @@
 #include "exec/interpreter.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
+#include "passes/registry.h"
 
 using namespace fxc;
 
@@ -123,10 +127,20 @@ int main(int argc, char** argv) {
   std::string expect;   // --expect FILE: every test named there (one per line) must pass
   std::string write;    // --write-passing FILE: the names of the tests that pass, for --expect
   std::vector<std::string> tests;
+  std::vector<passes::PassRequest> pipeline;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
     if (arg == "-v") {
       verbose = true;
+      continue;
+    }
+    if (arg == "--pass" && a + 1 < argc) {
+      auto request = passes::parsePassSpec(argv[++a]);
+      if (!request) {
+        std::printf("--pass: %s\n", request.error().c_str());
+        return 2;
+      }
+      pipeline.push_back(request.take());
       continue;
     }
     if (arg == "--min-pass" && a + 1 < argc) {
@@ -160,11 +174,28 @@ int main(int argc, char** argv) {
       continue;
     }
     auto loaded = fxc::onnx::loadModel(dir + "/model.onnx");
-    auto traced = loaded ? fxc::onnx::trace(loaded.take(), {})
+    fxc::onnx::TraceOptions options;
+    options.infer_shapes = !pipeline.empty();
+    auto traced = loaded ? fxc::onnx::trace(loaded.take(), options)
                          : Expected<std::unique_ptr<ir::GraphModule>>(Error{loaded.error()});
     if (!traced) {
       ++untraceable;
       if (verbose) std::printf("untraceable %s: %s\n", dir.c_str(), traced.error().c_str());
+      continue;
+    }
+    std::string pass_failure;
+    for (const passes::PassRequest& request : pipeline) {
+      try {
+        auto result = request.pass->run(*traced.value(), request.options);
+        if (!result) pass_failure = request.pass->name + ": " + result.error();
+      } catch (const std::exception& error) {
+        pass_failure = request.pass->name + ": internal error: " + error.what();
+      }
+      if (!pass_failure.empty()) break;
+    }
+    if (!pass_failure.empty()) {
+      std::printf("FAIL %s: %s\n", dir.c_str(), pass_failure.c_str());
+      ++failed;
       continue;
     }
     exec::Interpreter interpreter(*traced.value());

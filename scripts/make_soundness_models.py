@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Writes testdata/models/soundness/: models on which a pass once computed another function than
+the model (a read-only audit of the passes, 2026-12-02) and whose outputs cannot be compared
+with fixed expected values (random draws, string tensors, a refused domain). The CLI tests check
+what the passes keep (test/CMakeLists.txt); the numeric cases live in
+scripts/make_conformance_fxc.py.
+  /usr/bin/python3 scripts/make_soundness_models.py"""
+import os
+
+import numpy as np
+import onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+def save(name, nodes, inputs, outputs, inits=(), opset=13, extra_opsets=(), functions=(), check=True):
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    ops = [h.make_opsetid("", opset)] + [h.make_opsetid(d, v) for d, v in extra_opsets]
+    m = h.make_model(g, opset_imports=ops, functions=list(functions) if functions else None)
+    m.ir_version = 8
+    if check:
+        try: onnx.checker.check_model(m)
+        except Exception as e: print(name, "checker:", str(e).splitlines()[0])
+    onnx.save(m, os.path.join(OUT, name + ".onnx"))
+vi = h.make_tensor_value_info
+f32 = lambda n, a: nh.from_array(np.array(a, dtype=np.float32), n)
+i8 = lambda n, a: nh.from_array(np.array(a, dtype=np.int8), n)
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "soundness")
+
+# identity: Dropout traced as a module (leaf scope) in training mode
+save("identity_dropout_module_training",
+     [h.make_node("Dropout", ["x", "ratio", "tm"], ["y"], name="/drop/Dropout")],
+     [vi("x", T.FLOAT, [2, 4])], [vi("y", T.FLOAT, [2, 4])],
+     [f32("ratio", 0.5), nh.from_array(np.array(True), "tm")])
+
+# cse: two calls of a local function whose body is random
+fn = h.make_function("custom", "Noise", ["X"], ["Y"],
+                     [h.make_node("RandomUniformLike", ["X"], ["Y"])],
+                     [h.make_opsetid("", 13)])
+save("cse_random_local_function",
+     [h.make_node("Noise", ["x"], ["n1"], domain="custom", name="n1"),
+      h.make_node("Noise", ["x"], ["n2"], domain="custom", name="n2"),
+      h.make_node("Sub", ["n1", "n2"], ["d"], name="sub")],
+     [vi("x", T.FLOAT, [4])], [vi("d", T.FLOAT, [4])],
+     extra_opsets=[("custom", 1)], functions=[fn])
+
+# cse: two Constant nodes with different sparse_value
+def sparse(vals, idx, dims):
+    return h.make_sparse_tensor(nh.from_array(np.array(vals, np.float32), "v"),
+                                nh.from_array(np.array(idx, np.int64), "i"), dims)
+save("cse_sparse_constants",
+     [h.make_node("Constant", [], ["c1"], name="c1", sparse_value=sparse([1.0], [0], [3])),
+      h.make_node("Constant", [], ["c2"], name="c2", sparse_value=sparse([5.0], [2], [3]))],
+     [], [vi("c1", T.FLOAT, [3]), vi("c2", T.FLOAT, [3])])
+
+# cse: two ai.onnx.ml LabelEncoder-4 with different string keys_tensor (string tensor attrs)
+def stens(n, vals): 
+    t = T(); t.name = n; t.data_type = T.STRING; t.dims.extend([len(vals)]); t.string_data.extend([v.encode() for v in vals]); return t
+save("cse_string_tensor_attr",
+     [h.make_node("LabelEncoder", ["x"], ["y1"], domain="ai.onnx.ml", name="le1",
+                  keys_tensor=stens("k", ["a", "b"]), values_tensor=nh.from_array(np.array([1, 2], np.int64), "v"),
+                  default_tensor=nh.from_array(np.array([0], np.int64), "d")),
+      h.make_node("LabelEncoder", ["x"], ["y2"], domain="ai.onnx.ml", name="le2",
+                  keys_tensor=stens("k", ["c", "d"]), values_tensor=nh.from_array(np.array([1, 2], np.int64), "v"),
+                  default_tensor=nh.from_array(np.array([0], np.int64), "d"))],
+     [vi("x", T.STRING, [2])], [vi("y1", T.INT64, [2]), vi("y2", T.INT64, [2])],
+     extra_opsets=[("ai.onnx.ml", 4)], check=False)
+
+# target collision: custom domain "torch" op "relu" becomes target torch.relu (== ai.onnx Relu)
+save("cse_domain_target_collision",
+     [h.make_node("Relu", ["x"], ["a"], name="a"),
+      h.make_node("relu", ["x"], ["b"], domain="torch", name="b")],
+     [vi("x", T.FLOAT, [3])], [vi("a", T.FLOAT, [3]), vi("b", T.FLOAT, [3])],
+     extra_opsets=[("torch", 1)], check=False)
