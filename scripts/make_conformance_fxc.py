@@ -4,6 +4,7 @@
 output is computed here in Python's integers or numpy, not by fxc: cases the fuzzers and audits
 found at the edges of a kernel's arithmetic.
   /usr/bin/python3 scripts/make_conformance_fxc.py"""
+import math
 import os
 import shutil
 
@@ -162,3 +163,48 @@ write("quant_lower_round_trip_overflow",
       [helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["dx"], name="dq"),
        helper.make_node("QuantizeLinear", ["dx", "s", "z"], ["y"], name="q")],
       [("y", yq)], [const("s", f32(1e37)), const("z", i8(0))], inputs=[("xq", xq)])
+
+# Recognition (a second audit, of recognize.cpp, export and codegen), numpy's values as oracle.
+# HardSigmoid with its α left out (ONNX's default 0.2) times x was recognized as Hardswish (α 1/6).
+x = np.linspace(-4, 4, 16).astype(np.float32).reshape(2, 8)
+write("hardsigmoid_default_alpha_gate",
+      [helper.make_node("HardSigmoid", ["x"], ["s"], name="/act/HardSigmoid"),
+       helper.make_node("Mul", ["x", "s"], ["y"], name="/act/Mul")],
+      [("y", (x * np.clip(np.float32(0.2) * x + np.float32(0.5), 0, 1)).astype(np.float32))],
+      inputs=[("x", x)])
+
+
+def gelu_nodes(out):
+    return [helper.make_node("Div", ["x", "sqrt2"], ["a"], name="/g/Div"),
+            helper.make_node("Erf", ["a"], ["b"], name="/g/Erf"),
+            helper.make_node("Add", ["b", "one"], ["c"], name="/g/Add"),
+            helper.make_node("Mul", ["x", "c"], ["d"], name="/g/Mul"),
+            helper.make_node("Mul", ["d", "half"], [out], name="/g/Mul_1")]
+
+
+def gelu(v):
+    return (v * (np.vectorize(math.erf)(v / np.sqrt(2.0)) + 1.0) * 0.5).astype(np.float32)
+
+
+sqrt2 = f32(np.sqrt(2.0))
+# GELU's ½ of shape [1, 1, 1]: it broadcasts the result to rank 3 (recognized, it was rank 2),
+# which a Softmax over axis 0 then shows (all ones).
+write("gelu_broadcasting_constant",
+      gelu_nodes("g") + [helper.make_node("Softmax", ["g"], ["y"], name="sm", axis=0)],
+      [("y", np.ones((1, 2, 8), dtype=np.float32))],
+      [const("sqrt2", sqrt2), const("one", f32(1.0)), const("half", np.full((1, 1, 1), 0.5, np.float32))],
+      inputs=[("x", x)])
+# An If's branch reads a value inside the GELU group: the group is not closed (recognized, the
+# value was freed while the branch still read it: a crash).
+then_branch = helper.make_graph([helper.make_node("Identity", ["b"], ["t"])], "then", [],
+                                [helper.make_tensor_value_info("t", onnx.TensorProto.FLOAT, [2, 8])])
+else_branch = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [],
+                                [helper.make_tensor_value_info("e", onnx.TensorProto.FLOAT, [2, 8])])
+erf_b = np.vectorize(math.erf)(x / np.sqrt(2.0)).astype(np.float32)
+write("gelu_inner_value_read_by_if",
+      gelu_nodes("g") + [helper.make_node("If", ["cond"], ["z"], name="if", then_branch=then_branch,
+                                          else_branch=else_branch),
+                         helper.make_node("Add", ["g", "z"], ["y"], name="add")],
+      [("y", (gelu(x) + erf_b).astype(np.float32))],
+      [const("sqrt2", sqrt2), const("one", f32(1.0)), const("half", f32(0.5)),
+       const("cond", np.array(True))], inputs=[("x", x)])

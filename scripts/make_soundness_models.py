@@ -70,3 +70,22 @@ save("cse_domain_target_collision",
       h.make_node("relu", ["x"], ["b"], domain="torch", name="b")],
      [vi("x", T.FLOAT, [3])], [vi("a", T.FLOAT, [3]), vi("b", T.FLOAT, [3])],
      extra_opsets=[("torch", 1)], check=False)
+
+# Codegen (testdata/models/codegen/, ctest codegen_torch.semantics: the generated module against
+# `fxc run`): ops whose PyTorch counterpart differs from ONNX's semantics unless written with care.
+OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")
+os.makedirs(OUT, exist_ok=True)
+# Before opset 13 Softmax, LogSoftmax and Hardmax flatten at axis 1 (their default) to 2-D.
+for op in ("Softmax", "LogSoftmax", "Hardmax"):
+    save(op.lower() + "_opset11_default_axis", [h.make_node(op, ["x"], ["y"], name="op")],
+         [vi("x", T.FLOAT, [2, 3, 4])], [vi("y", T.FLOAT, [2, 3, 4])], opset=11)
+# TopK of ties (floor(2x) of inputs in [-1, 1)): ONNX puts the lower index first.
+save("topk_ties",
+     [h.make_node("Mul", ["x", "two"], ["x2"], name="mul"),
+      h.make_node("Floor", ["x2"], ["f"], name="floor"),
+      h.make_node("TopK", ["f", "k"], ["values", "indices"], name="topk")],
+     [vi("x", T.FLOAT, [2, 8])], [vi("values", T.FLOAT, [2, 5]), vi("indices", T.INT64, [2, 5])],
+     [f32("two", 2.0), nh.from_array(np.array([5], dtype=np.int64), "k")])
+# PRelu's slope broadcasts from the last axis: [3] on [1, 3, 3] is per column, not per channel.
+save("prelu_slope_last_axis", [h.make_node("PRelu", ["x", "slope"], ["y"], name="prelu")],
+     [vi("x", T.FLOAT, [1, 3, 3])], [vi("y", T.FLOAT, [1, 3, 3])], [f32("slope", [0.1, 0.2, 0.3])])

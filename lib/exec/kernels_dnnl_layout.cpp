@@ -1,10 +1,11 @@
 // Kernels on a value in oneDNN's layout (a convolution's output; see dnnl_common.h): the
-// activations, the global average pool, BatchNorm and a broadcast add or mul run on the blocked
-// memory itself (oneDNN's eltwise, pooling, batch normalization and binary primitives, or a loop
-// over the blocks), so a mobile block's conv → ReLU6 → conv, a residual add of two convolutions
-// or a squeeze-excitation's x · s[N, C, 1, 1] keep the layout instead of going to NCHW and back
-// around every op. Padded channels of a blocked layout stay zero, as oneDNN keeps them. Plain
-// inputs, and anything these do not cover, go to the kernel each wraps, on plain copies.
+// activations, the global average pool, BatchNorm, Concat, Transpose and a broadcast add or mul run
+// on the blocked memory itself (oneDNN's eltwise, pooling, batch normalization and binary
+// primitives, or a loop over the blocks), so a mobile block's conv → ReLU6 → conv, a residual add
+// of two convolutions or a squeeze-excitation's x · s[N, C, 1, 1] keep the layout instead of going
+// to NCHW and back around every op. Padded channels of a blocked layout stay zero, as oneDNN keeps
+// them. Plain inputs, and anything these do not cover, go to the kernel each wraps, on plain
+// copies.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -61,7 +62,8 @@ Kernel nativeUnary(Kernel previous, std::string type) {
           dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
                                            activation->algorithm, p.src, activation->alpha,
                                            activation->beta);
-          p.primitive = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
+          p.primitive =
+              dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, engine()));
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
     memory dst(plan.dst, engine());
@@ -76,8 +78,9 @@ Kernel nativeUnary(Kernel previous, std::string type) {
 std::optional<int64_t> channelBlock(const memory::desc& desc, const std::vector<int64_t>& shape) {
   if (shape.size() != 4) return std::nullopt;
   memory::dims dims(shape.begin(), shape.end());
-  for (auto [tag, block] : {std::pair{Tag::nChw16c, int64_t{16}}, std::pair{Tag::nChw8c, int64_t{8}},
-                            std::pair{Tag::nChw4c, int64_t{4}}, std::pair{Tag::nhwc, int64_t{0}}}) {
+  for (auto [tag, block] :
+       {std::pair{Tag::nChw16c, int64_t{16}}, std::pair{Tag::nChw8c, int64_t{8}},
+        std::pair{Tag::nChw4c, int64_t{4}}, std::pair{Tag::nhwc, int64_t{0}}}) {
     if (desc == memory::desc(dims, kF32, tag)) return block;
   }
   return std::nullopt;
@@ -85,8 +88,8 @@ std::optional<int64_t> channelBlock(const memory::desc& desc, const std::vector<
 
 // y = op(x, s[n, c]) over a native [N, C, H, W] laid out as `block` says; padded channels stay 0.
 template <typename Op>
-void perChannel(const float* x, float* y, const std::vector<float>& s, const std::vector<int64_t>& shape,
-                int64_t block, Op op) {
+void perChannel(const float* x, float* y, const std::vector<float>& s,
+                const std::vector<int64_t>& shape, int64_t block, Op op) {
   int64_t n_count = shape[0], channels = shape[1], plane = shape[2] * shape[3];
   if (block == 0) {
 #pragma omp parallel for if (n_count * plane * channels > 32768)
@@ -140,8 +143,8 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
       std::vector<float> table(static_cast<size_t>(n_count * channels));
       for (int64_t n = 0; n < n_count; ++n)
         for (int64_t ch = 0; ch < channels; ++ch)
-          table[static_cast<size_t>(n * channels + ch)] =
-              small[static_cast<size_t>((dims[0] == 1 ? 0 : n) * dims[1] + (dims[1] == 1 ? 0 : ch))];
+          table[static_cast<size_t>(n * channels + ch)] = small[static_cast<size_t>(
+              (dims[0] == 1 ? 0 : n) * dims[1] + (dims[1] == 1 ? 0 : ch))];
       memory dst(src0.get_desc(), engine());
       const auto* x = static_cast<const float*>(src0.get_data_handle());
       auto* y = static_cast<float*>(dst.get_data_handle());
@@ -202,8 +205,10 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
     std::vector<float> plain;
-    if (plan.dst == plainDesc(out_shape)) plain.resize(static_cast<size_t>(x.shape[0] * x.shape[1]));
-    memory dst = plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
+    if (plan.dst == plainDesc(out_shape))
+      plain.resize(static_cast<size_t>(x.shape[0] * x.shape[1]));
+    memory dst =
+        plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
     return {valueOf(std::move(dst), out_shape, std::move(plain))};
@@ -246,8 +251,8 @@ Kernel batchNormalization(Kernel reference) {
             auto flags = dnnl::normalization_flags::use_global_stats |
                          dnnl::normalization_flags::use_scale |
                          dnnl::normalization_flags::use_shift;
-            dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                                         p->src, eps, flags);
+            dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, p->src,
+                                                         eps, flags);
             p->primitive = dnnl::batch_normalization_forward(
                 dnnl::batch_normalization_forward::primitive_desc(desc, engine()));
             for (memory* m : {&p->mean, &p->variance, &p->scale, &p->shift})
@@ -301,7 +306,8 @@ Kernel nativeConcat(Kernel previous) {
     }
     if (!any_native) return onPlainInputs(previous, c);
     int64_t axis_attribute = c.intAttribute("axis", 0);
-    if (axis_attribute < -static_cast<int64_t>(rank) || axis_attribute >= static_cast<int64_t>(rank))
+    if (axis_attribute < -static_cast<int64_t>(rank) ||
+        axis_attribute >= static_cast<int64_t>(rank))
       return onPlainInputs(previous, c);  // the reference's error
     int axis = static_cast<int>(axis_attribute < 0 ? axis_attribute + static_cast<int64_t>(rank)
                                                    : axis_attribute);
@@ -344,7 +350,8 @@ Kernel nativeConcat(Kernel previous) {
     if (plan.use_fallback) return onPlainInputs(previous, c);
     std::vector<float> plain;
     if (plan.dst == plainDesc(shape)) plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
-    memory dst = plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
+    memory dst =
+        plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
     for (size_t k = 0; k < sources.size(); ++k)
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
@@ -355,6 +362,67 @@ Kernel nativeConcat(Kernel previous) {
 }
 
 constexpr const char* kConcats[] = {"torch.cat"};
+
+// Transpose (torch.permute) where oneDNN's layouts save a copy:
+// - of a value in oneDNN's layout: one reorder from that layout straight into the permuted
+//   row-major output (a destination described over the input's dims, with the output's strides
+//   permuted back), instead of a reorder to the plain layout and then a strided copy. A
+//   channels-last [N, C, H, W] (a depthwise convolution's output) under (0, 2, 3, 1) is the
+//   output's bytes already: ConvNeXt's blocks, convolution → permute → LayerNorm;
+// - of a plain [N, H, W, C] under (0, 3, 1, 2): the result is those bytes read as a channels-last
+//   [N, C, H, W], kept in that layout for the convolution, add or mul that reads it next (a
+//   reader that wants it plain converts it once, the copy this saved).
+// Anything else (other types, a malformed perm: the kernel's error) goes to the wrapped kernel.
+Kernel nativePermute(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    size_t rank = x.shape.size();
+    std::vector<int64_t> perm = c.intsAttribute("perm", {});
+    if (perm.empty()) {
+      for (size_t d = rank; d-- > 0;) perm.push_back(static_cast<int64_t>(d));
+    }
+    std::vector<bool> seen(rank);
+    bool valid = perm.size() == rank && c.state() && x.dtype == ir::DType::kFloat32 &&
+                 x.numel() > 0 && rank >= 1 && rank <= 6;
+    for (size_t d = 0; valid && d < rank; ++d) {
+      valid = perm[d] >= 0 && perm[d] < static_cast<int64_t>(rank) &&
+              !seen[static_cast<size_t>(perm[d])];
+      if (valid) seen[static_cast<size_t>(perm[d])] = true;
+    }
+    if (!valid) return onPlainInputs(previous, c);
+    std::vector<int64_t> shape(rank);
+    for (size_t d = 0; d < rank; ++d) shape[d] = x.shape[static_cast<size_t>(perm[d])];
+    if (nativeFloat(x)) {
+      memory src = memoryOf(x);
+      std::vector<int64_t> out_strides = stridesOf(shape);
+      memory::dims strides(rank);
+      for (size_t d = 0; d < rank; ++d) strides[static_cast<size_t>(perm[d])] = out_strides[d];
+      memory::desc dst_desc(memory::dims(x.shape.begin(), x.shape.end()), kF32, strides);
+      NativePlan& plan = nativePlan(
+          c, [&](const NativePlan& p) { return p.src == src.get_desc() && p.dst == dst_desc; },
+          [&](NativePlan& p) {
+            p.src = src.get_desc();
+            p.dst = dst_desc;
+            p.primitive =
+                dnnl::reorder(dnnl::reorder::primitive_desc(engine(), p.src, engine(), p.dst));
+          });
+      if (plan.use_fallback) return onPlainInputs(previous, c);
+      Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(x.numel())));
+      memory dst(dst_desc, engine(), y.f.data());
+      plan.primitive.execute(stream(), {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
+      stream().wait();
+      return {std::move(y)};
+    }
+    if (!x.native && rank == 4 && perm == std::vector<int64_t>{0, 3, 1, 2}) {
+      memory dst(memory::desc(memory::dims(shape.begin(), shape.end()), kF32, Tag::acdb), engine());
+      std::memcpy(dst.get_data_handle(), x.f.data(), x.f.size() * sizeof(float));
+      return {valueOf(std::move(dst), shape, {})};
+    }
+    return previous(c);
+  };
+}
+
+constexpr const char* kPermutes[] = {"torch.permute"};
 
 // The activations run natively, by the keys of their kernels and their module type.
 const std::vector<std::pair<std::vector<const char*>, std::string>>& nativeActivations() {
@@ -373,8 +441,10 @@ const std::vector<std::pair<std::vector<const char*>, std::string>>& nativeActiv
 
 const std::vector<std::pair<const char*, dnnl::algorithm>>& nativeBinaries() {
   static const std::vector<std::pair<const char*, dnnl::algorithm>> table = {
-      {"operator.add", dnnl::algorithm::binary_add}, {"torch.add", dnnl::algorithm::binary_add},
-      {"operator.mul", dnnl::algorithm::binary_mul}, {"torch.mul", dnnl::algorithm::binary_mul}};
+      {"operator.add", dnnl::algorithm::binary_add},
+      {"torch.add", dnnl::algorithm::binary_add},
+      {"operator.mul", dnnl::algorithm::binary_mul},
+      {"torch.mul", dnnl::algorithm::binary_mul}};
   return table;
 }
 
@@ -411,6 +481,7 @@ void addLayoutKernels(KernelTable& t) {
   for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
   for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
   for (const char* key : kConcats) t[key] = nativeConcat(t.at(key));
+  for (const char* key : kPermutes) t[key] = nativePermute(t.at(key));
 }
 
 const std::vector<std::string>& layoutKernelKeys() {
@@ -422,6 +493,7 @@ const std::vector<std::string>& layoutKernelKeys() {
     for (const char* key : kGlobalAveragePools) out.push_back(key);
     for (const char* key : kBatchNorms) out.push_back(key);
     for (const char* key : kConcats) out.push_back(key);
+    for (const char* key : kPermutes) out.push_back(key);
     return out;
   }();
   return keys;

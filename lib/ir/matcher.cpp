@@ -65,14 +65,22 @@ std::optional<std::vector<double>> tensorValues(const Tensor& tensor) {
   return out;
 }
 
-NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed) {
-  return [allowed](const GraphModule&, const Node& node) {
+NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed,
+                    std::vector<std::pair<std::string, Argument>> defaults) {
+  return [allowed, defaults](const GraphModule&, const Node& node) {
     for (const auto& [key, value] : node.kwargs()) {
       bool known = false;
       for (const auto& [name, check] : allowed) {
         if (name == key) known = check(value);
       }
       if (!known) return false;
+    }
+    // An attribute left out has its default, which must pass its check too.
+    for (const auto& [key, value] : defaults) {
+      if (node.kwarg(key)) continue;
+      for (const auto& [name, check] : allowed) {
+        if (name == key && !check(value)) return false;
+      }
     }
     return true;
   };
@@ -146,8 +154,9 @@ Pattern::ConstantCheck Pattern::scalar(double value, double tolerance) {
     if (tensor.dtype != DType::kFloat32 && tensor.dtype != DType::kFloat64 &&
         tensor.dtype != DType::kFloat16)
       return false;
+    // Rank 0: a [1, 1, 1] of one element broadcasts the result to rank 3.
     auto values = tensorValues(tensor);
-    if (!values || values->size() != 1) return false;
+    if (!values || values->size() != 1 || !tensor.dims.empty()) return false;
     return std::fabs((*values)[0] - value) <= tolerance * std::max(1.0, std::fabs(value));
   };
 }
@@ -157,7 +166,7 @@ Pattern::ConstantCheck Pattern::anyScalar() {
     auto values = tensorValues(tensor);
     return (tensor.dtype == DType::kFloat32 || tensor.dtype == DType::kFloat64 ||
             tensor.dtype == DType::kFloat16) &&
-           values && values->size() == 1 && std::isfinite((*values)[0]);
+           values && values->size() == 1 && tensor.dims.empty() && std::isfinite((*values)[0]);
   };
 }
 

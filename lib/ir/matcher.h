@@ -37,9 +37,11 @@ std::shared_ptr<Tensor> constantOf(const GraphModule& gm, const Node& node);
 using NodeCheck = std::function<bool(const GraphModule&, const Node&)>;
 
 // Checks of one kwarg's value, and a NodeCheck from them: the node's kwargs are among `allowed`
-// (any may be absent) and each passes its check.
+// (any may be absent) and each passes its check; an attribute absent from the node whose default
+// `defaults` gives must pass with that (HardSigmoid's α is 0.2 when left out).
 using ArgumentCheck = std::function<bool(const Argument&)>;
-NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed);
+NodeCheck kwargsAre(std::vector<std::pair<std::string, ArgumentCheck>> allowed,
+                    std::vector<std::pair<std::string, Argument>> defaults = {});
 ArgumentCheck intIs(int64_t expected);
 ArgumentCheck anyIntList();
 // The ints of a list kwarg (anyIntList's); empty when it is absent.
@@ -73,9 +75,10 @@ class Pattern {
   }
   const std::vector<std::pair<std::string, int>>& labels() const { return labels_; }
 
-  // Scalar constant equal to `value` within `tolerance` (relative to |value|, at least absolute).
+  // Scalar constant (rank 0: a [1, 1] broadcasts what it meets to rank 2) equal to `value` within
+  // `tolerance` (relative to |value|, at least absolute).
   static ConstantCheck scalar(double value, double tolerance = 0);
-  // Any floating-point scalar (a tensor of one element).
+  // Any finite floating-point scalar of rank 0.
   static ConstantCheck anyScalar();
 
   struct Element {

@@ -342,7 +342,8 @@ std::optional<std::string> callExpression(const ir::GraphModule& gm, const ir::N
     if (key == "captures") throw ModelError(what + "subgraphs have no PyTorch code in fxc codegen");
     add(key + "=" + ir::pyRepr(value));
   }
-  if ((op->second == "Softmax" || op->second == "LogSoftmax") && gm.opset > 0 && gm.opset < 13)
+  if ((op->second == "Softmax" || op->second == "LogSoftmax" || op->second == "Hardmax") &&
+      gm.opset > 0 && gm.opset < 13)
     add("legacy=True");
   // Ops with optional outputs return a tuple only when the graph indexes them.
   if (outputs > 0 && (op->second == "Dropout" || op->second == "BatchNormalization" ||

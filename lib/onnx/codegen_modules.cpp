@@ -430,6 +430,15 @@ const std::unordered_map<std::string, std::function<std::string(const Context&)>
          for (size_t i = 1; i < slope.dims.size(); ++i) {
            if (slope.dims[i] != 1) c.refuse("a slope that is not one value per channel");
          }
+         // ONNX broadcasts the slope from the last axis: [C, 1, 1] is per channel on a rank-4
+         // input, [C] on a rank-2 one; nn.PReLU(C) is always axis 1. One value never broadcasts
+         // past the input's rank either.
+         int64_t rank = static_cast<int64_t>(slope.dims.size());
+         if (c.input_rank < 0) c.refuse("a slope on an input of unknown rank");
+         if (count > 1 && rank != std::max(1, c.input_rank - 1))
+           c.refuse("a slope of rank " + std::to_string(rank) + " on an input of rank " +
+                    std::to_string(c.input_rank) + " (not one value per channel)");
+         if (rank > c.input_rank) c.refuse("a slope of higher rank than its input");
          c.takeTensors({"weight"});
          c.state.back().dims = {count};
          return "torch.nn.PReLU(" + std::to_string(count) + ")";

@@ -191,19 +191,20 @@ def Clip(x, min=None, max=None):
     return torch.clamp(x, min, max)
 
 
-def Softmax(x, axis=-1, legacy=False):
+def Softmax(x, axis=None, legacy=False):
     return _flattened(torch.softmax, x, axis, legacy)
 
 
-def LogSoftmax(x, axis=-1, legacy=False):
+def LogSoftmax(x, axis=None, legacy=False):
     return _flattened(torch.log_softmax, x, axis, legacy)
 
 
 def _flattened(function, x, axis, legacy):
-    # Before opset 13 the op ran on the input flattened to 2-D at `axis` (default 1).
+    # Before opset 13 the op ran on the input flattened to 2-D at `axis` (default 1); from 13
+    # along `axis` (default -1).
     if not legacy:
-        return function(x, axis)
-    return function(Flatten(x, axis), 1).reshape(x.shape)
+        return function(x, -1 if axis is None else axis)
+    return function(Flatten(x, 1 if axis is None else axis), 1).reshape(x.shape)
 
 
 def _reduce(function, x, axes, keepdims, noop_with_empty_axes):
@@ -272,8 +273,11 @@ def _arg(function, x, axis, keepdims, select_last_index):
 
 
 def TopK(x, k, axis=-1, largest=1, sorted=1):
-    values, indices = torch.topk(x, int(_ints(k)[0]), axis, bool(largest), True)
-    return values, indices
+    # Of equal values the lower index first, as ONNX requires (torch.topk leaves it open): a
+    # stable sort.
+    values, indices = torch.sort(x, dim=axis, descending=bool(largest), stable=True)
+    k = int(_ints(k)[0])
+    return values.narrow(axis, 0, k), indices.narrow(axis, 0, k)
 
 
 def CumSum(x, axis, exclusive=0, reverse=0):
@@ -554,6 +558,8 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
                 picked = torch.where(source - below == 0.5, below, torch.floor(source + 0.5))
             y = torch.index_select(y, axis, picked.long().clamp(0, n - 1))
         elif mode == "linear":
+            if not y.is_floating_point():
+                raise NotImplementedError("linear Resize of an integer tensor")
             below = torch.floor(source)
             weight = (source - below).to(y.dtype)
             shape = [1] * rank
@@ -604,9 +610,13 @@ def Shrink(x, bias=0.0, lambd=0.5):
     return torch.where(x < -lambd, x + bias, torch.where(x > lambd, x - bias, zero))
 
 
-def Hardmax(x, axis=-1):
-    index = x.argmax(_axis(axis, x.dim()), keepdim=True)
-    return torch.zeros_like(x).scatter_(_axis(axis, x.dim()), index, 1)
+def Hardmax(x, axis=None, legacy=False):
+    # Before opset 13 on the input flattened to 2-D at `axis` (default 1), as Softmax.
+    if legacy:
+        return Hardmax(Flatten(x, 1 if axis is None else axis), 1).reshape(x.shape)
+    axis = _axis(-1 if axis is None else axis, x.dim())
+    index = x.argmax(axis, keepdim=True)
+    return torch.zeros_like(x).scatter_(axis, index, 1)
 
 
 def ReduceLogSum(x, axes=None, keepdims=1, noop_with_empty_axes=0):

@@ -94,10 +94,12 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
     std::unordered_map<std::string, Recognizer> t;
     t["SiLU"] =
         unaryGate({"Sigmoid", "Mul"}, [](Pattern& p, int x) { return p.op("torch.sigmoid", {x}); });
-    // Hardswish(x) = x · HardSigmoid(x) with α = 1/6, β = 1/2 (torch.onnx at opset 13).
+    // Hardswish(x) = x · HardSigmoid(x) with α = 1/6, β = 1/2 (torch.onnx at opset 13); ONNX's
+    // defaults, for an attribute left out, are α = 0.2, β = 0.5.
     t["Hardswish"] = unaryGate({"HardSigmoid", "Mul"}, [](Pattern& p, int x) {
       return p.op("torch.nn.functional.hardsigmoid", {x},
-                  {false, kwargsAre({{"alpha", floatNear(1.0 / 6)}, {"beta", floatNear(0.5)}})});
+                  {false, kwargsAre({{"alpha", floatNear(1.0 / 6)}, {"beta", floatNear(0.5)}},
+                                    {{"alpha", Argument(0.2)}, {"beta", Argument(0.5)}})});
     });
     t["Mish"] = unaryGate({"Softplus", "Tanh", "Mul"}, [](Pattern& p, int x) {
       return p.op("torch.tanh", {p.op("torch.nn.functional.softplus", {x})});

@@ -78,7 +78,13 @@ std::vector<std::vector<int>> findModuleGroups(
   if (candidates.empty()) return groups;
   std::unordered_map<std::string_view, std::vector<int>> consumers;
   for (int i : order) {
-    for (const auto& input : graph.node(i).input()) consumers[input].push_back(i);
+    const NodeProto& node = graph.node(i);
+    for (const auto& input : node.input()) consumers[input].push_back(i);
+    // A control-flow op reads the outer values its subgraphs use too (an If's branch reading
+    // a value inside the group: the group is not closed).
+    if (hasSubgraphs(node)) {
+      for (std::string_view captured : capturesOf(node)) consumers[captured].push_back(i);
+    }
   }
   std::unordered_set<std::string> graph_outputs;
   for (const auto& output : graph.output()) graph_outputs.insert(output.name());

@@ -24,7 +24,7 @@ namespace fxc::onnx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr auto kLimit = std::chrono::seconds(60);
+std::chrono::milliseconds limit{60000};  // setShapeInferenceLimit
 
 // Requests and replies are frames on one socket: 8 bytes of length (host order: both ends are
 // this program), then the serialized message.
@@ -184,6 +184,8 @@ class Worker {
 
 }  // namespace
 
+void setShapeInferenceLimit(std::chrono::milliseconds time) { limit = time; }
+
 bool inferShapesIsolated(::onnx::ModelProto& model, std::string& why) {
   static std::mutex mutex;
   static Worker worker;
@@ -194,7 +196,7 @@ bool inferShapesIsolated(::onnx::ModelProto& model, std::string& why) {
     return false;
   }
   std::string reply;
-  if (!worker.ask(request, reply, Clock::now() + kLimit, why)) return false;
+  if (!worker.ask(request, reply, Clock::now() + limit, why)) return false;
   ::onnx::GraphProto result;
   if (!result.ParseFromString(reply) || result.output_size() != model.graph().output_size()) {
     why = "it failed";

@@ -1,6 +1,7 @@
 // ONNX's shape inference, run where its crashes cannot take fxc down.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 namespace onnx {
@@ -19,5 +20,9 @@ namespace fxc::onnx {
 // trace thousands of models a second; a fork and ONNX's schema set-up for each cost 20 ms and
 // more). A worker that crashed or hung is replaced at the next request. It ends when fxc does.
 bool inferShapesIsolated(::onnx::ModelProto& model, std::string& why);
+
+// The time one inference may take (a minute unless set; process-wide): the fuzz harnesses give
+// it 500 ms, since libonnx 1.13 runs for minutes on some malformed models.
+void setShapeInferenceLimit(std::chrono::milliseconds time);
 
 }  // namespace fxc::onnx

@@ -10,6 +10,7 @@
 #include "exec/value.h"
 #include "ir/lint.h"
 #include "onnx/load.h"
+#include "onnx/shape_inference.h"
 #include "passes/registry.h"
 
 namespace fxc::fuzz {
@@ -18,6 +19,7 @@ void setUp() {
   static const bool done = [] {
     spdlog::set_level(spdlog::level::off);
     exec::setMemoryLimit(8e6);
+    onnx::setShapeInferenceLimit(std::chrono::milliseconds(500));
     return true;
   }();
   static_cast<void>(done);

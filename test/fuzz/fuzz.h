@@ -15,7 +15,8 @@
 namespace fxc::fuzz {
 
 // At the start of each input: logging off and no value larger than 8 MB (once per process: the
-// fuzzers run with a 2 GB memory limit; an op asked for more must refuse, not allocate), and a
+// fuzzers run with a 2 GB memory limit; an op asked for more must refuse, not allocate) and
+// ONNX's shape inference given 500 ms (it runs for minutes on some malformed models), and a
 // budget of 20,000 nodes run for this input (exec::setNodeLimit).
 void setUp();
 

@@ -628,6 +628,68 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
   }
 }
 
+TEST_CASE("Transpose of oneDNN's layouts and into channels-last equals the reference") {
+  // On a convolution's output (blocked, padded blocks) and a depthwise one's (ConvNeXt's 7 x 7:
+  // oneDNN picks channels-last): every perm and its inverse, back to [N, C, H, W] for the next
+  // convolution; NHWC → (0, 3, 1, 2), the channels-last value, read by an add with the native
+  // input, a per-channel mul, a LayerNorm over C in between (ConvNeXt's block), and by a plain
+  // kernel (Flatten) that takes it as NCHW.
+  auto permute = [](ir::GraphModule& m, ir::Node* v, std::vector<int64_t> perm) {
+    return m.graph().callFunction("torch.permute", {v}, {{"perm", ints(perm)}});
+  };
+  const std::vector<std::vector<int64_t>> perms = {
+      {0, 2, 3, 1}, {0, 1, 3, 2}, {1, 0, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}, {0, 1, 2, 3}};
+  for (int64_t channels : {16, 12, 40}) {
+    for (bool depthwise : {false, true}) {
+      for (const auto& perm : perms) {
+        CAPTURE(channels);
+        CAPTURE(depthwise);
+        CAPTURE(perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3]);
+        auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+          if (depthwise) {
+            ir::Module* dw = m.addModule("dw", "Conv2d");
+            dw->setTensor("weight", tensor({channels, 1, 7, 7}, 17));
+            dw->attributes() = {{"pads", ints({3, 3, 3, 3})}, {"group", ir::Argument(channels)}};
+            v = m.graph().callModule("dw", {v});
+          }
+          std::vector<int64_t> inverse(4);
+          for (size_t d = 0; d < 4; ++d) inverse[static_cast<size_t>(perm[d])] = static_cast<int64_t>(d);
+          return permute(m, permute(m, v, perm), inverse);
+        });
+        checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5)});
+      }
+      // ConvNeXt's block: v → NHWC → LayerNorm(C) → NCHW → · γ[C, 1, 1] → + v.
+      auto block = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
+        ir::Node* input = v;
+        if (depthwise) {
+          ir::Module* dw = m.addModule("dw", "Conv2d");
+          dw->setTensor("weight", tensor({channels, 1, 7, 7}, 17));
+          dw->attributes() = {{"pads", ints({3, 3, 3, 3})}, {"group", ir::Argument(channels)}};
+          v = m.graph().callModule("dw", {v});
+        }
+        ir::Module* norm = m.addModule("norm", "LayerNorm");
+        norm->setTensor("weight", tensor({channels}, 18));
+        norm->setTensor("bias", tensor({channels}, 19));
+        norm->attributes() = {{"axis", ir::Argument(int64_t{-1})}};
+        ir::Node* normed = m.graph().callModule("norm", {permute(m, v, {0, 2, 3, 1})});
+        ir::Node* back = permute(m, normed, {0, 3, 1, 2});
+        ir::Node* gamma = m.graph().placeholder("gamma");
+        ir::Node* scaled = m.graph().callFunction("operator.mul", {back, gamma});
+        return m.graph().callFunction("operator.add", {scaled, input});
+      });
+      checkBackendsAgree(*block, {input({2, 16, 9, 7}, 5), input({channels, 1, 1}, 6)});
+    }
+    // The channels-last value read by a kernel that wants NCHW (Flatten), as the output.
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Graph& g = gm->graph();
+    ir::Node* nchw = permute(*gm, g.placeholder("x"), {0, 3, 1, 2});
+    gm->addModule("flat", "Flatten");
+    g.output(g.callModule("flat", {nchw}));
+    checkBackendsAgree(*gm, {input({2, 9, 7, channels}, 7)});
+  }
+}
+
 TEST_CASE("BatchNorm in inference mode: oneDNN equals the reference, plain and in oneDNN's layout") {
   auto batchNorm = [](ir::GraphModule& m, const std::string& path, int64_t channels,
                       double epsilon) {
