@@ -162,7 +162,11 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
   std::unordered_map<const ir::Node*, std::vector<Value>> env;
   auto valueAt = [&](const ir::Node* node) -> Value& {
     auto constant = constants_.find(node);
-    return constant != constants_.end() ? constant->second : env.at(node).at(0);
+    if (constant != constants_.end()) return constant->second;
+    std::vector<Value>& produced = env.at(node);
+    // A kernel that gave nothing (an If whose branch returns no value) for a value read later.
+    if (produced.empty()) throw ExecError(node->name() + " produced no value");
+    return produced[0];
   };
   std::vector<Value> outputs;
   size_t next_input = 0;

@@ -81,7 +81,8 @@ std::vector<int64_t> KernelContext::intsAttribute(const std::string& name,
   std::vector<int64_t> out;
   for (const auto& item : value->items()) {
     if (item.kind() != ir::Argument::Kind::kInt)
-      throw ExecError("attribute " + name + " is " + ir::pyRepr(*value) + ", not a list of integers");
+      throw ExecError("attribute " + name + " is " + ir::pyRepr(*value) +
+                      ", not a list of integers");
     out.push_back(item.toInt());
   }
   return out;

@@ -365,9 +365,9 @@ std::vector<Value> runLoop(const KernelContext& c) {
   Value cond = cond_input ? *cond_input : scalarFor(formal[1], 1, ir::DType::kBool);
 
   if (!trip_count && keep_going && (!cond_input || bodyKeepsCondTrue(body_graph, formal[1])))
-    throw ExecError(std::string("onnx.Loop: the loop never ends: no trip count, and ") +
-                    (cond_input ? "the body passes its condition (true) on unchanged"
-                                : "no condition"));
+    throw ExecError(
+        std::string("onnx.Loop: the loop never ends: no trip count, and ") +
+        (cond_input ? "the body passes its condition (true) on unchanged" : "no condition"));
   std::vector<Value> carried;
   for (size_t k = 0; k < carried_count; ++k)
     carried.push_back(call.requiredArg(2 + k, "v_initial"));

@@ -63,10 +63,9 @@ std::vector<Value> nonMaxSuppression(const KernelContext& c) {
   for (int64_t b = 0; b < batches; ++b) {
     std::vector<Box> all(static_cast<size_t>(count));
     for (int64_t k = 0; k < count; ++k)
-      all[static_cast<size_t>(k)] =
-          boxAt(&boxes.f[static_cast<size_t>((b * count + k) * 4)], center);
+      all[static_cast<size_t>(k)] = boxAt(boxes.f.data() + ((b * count + k) * 4), center);
     for (int64_t cls = 0; cls < classes; ++cls) {
-      const float* score = &scores.f[static_cast<size_t>((b * classes + cls) * count)];
+      const float* score = scores.f.data() + ((b * classes + cls) * count);
       std::vector<int64_t> order;
       for (int64_t k = 0; k < count; ++k) {
         if (!has_score_threshold || score[k] > score_threshold) order.push_back(k);
@@ -164,7 +163,7 @@ std::vector<Value> roiAlign(const KernelContext& c) {
     int64_t batch = batch_of[static_cast<size_t>(r)];
     if (batch < 0 || batch >= n)
       throw ExecError("batch index " + std::to_string(batch) + " is out of range");
-    const float* roi = &rois.f[static_cast<size_t>(r * 4)];
+    const float* roi = rois.f.data() + (r * 4);
     double start_w = roi[0] * scale - offset, start_h = roi[1] * scale - offset;
     double roi_w = roi[2] * scale - offset - start_w, roi_h = roi[3] * scale - offset - start_h;
     if (!half_pixel) {
@@ -193,7 +192,7 @@ std::vector<Value> roiAlign(const KernelContext& c) {
           }
         }
         for (int64_t ch = 0; ch < channels; ++ch) {
-          const float* plane = &x.f[static_cast<size_t>((batch * channels + ch) * height * width)];
+          const float* plane = x.f.data() + ((batch * channels + ch) * height * width);
           double sum = 0;
           for (const Sample& s : samples) {
             for (int corner = 0; corner < 4; ++corner)

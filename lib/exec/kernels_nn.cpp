@@ -237,16 +237,16 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   for (int64_t in = 0; in < n; ++in) {
     for (int64_t oc = 0; oc < cout; ++oc) {
       float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
-      float* plane = &y.f[static_cast<size_t>((in * cout + oc) * oh * ow)];
+      float* plane = y.f.data() + (in * cout + oc) * oh * ow;  // no &v[k]: v may be empty
       for (int64_t k = 0; k < oh * ow; ++k) plane[k] = bias;
     }
     for (int64_t ic = 0; ic < cin; ++ic) {
       int64_t g = ic / cin_g;
-      const float* xin = &x.f[static_cast<size_t>((in * cin + ic) * h * wd)];
+      const float* xin = x.f.data() + (in * cin + ic) * h * wd;
       for (int64_t j = 0; j < cout_g; ++j) {
         int64_t oc = g * cout_g + j;
-        const float* wk = &w->f[static_cast<size_t>((ic * cout_g + j) * kh * kw)];
-        float* out = &y.f[static_cast<size_t>((in * cout + oc) * oh * ow)];
+        const float* wk = w->f.data() + (ic * cout_g + j) * kh * kw;
+        float* out = y.f.data() + (in * cout + oc) * oh * ow;
         for (int64_t iy = 0; iy < h; ++iy) {
           for (int64_t ix = 0; ix < wd; ++ix) {
             float v = xin[iy * wd + ix];
@@ -425,8 +425,8 @@ Kernel matmulKernel(Product product) {
         ia += (ba[d] == 1 ? 0 : index) * sa[d];
         ib += (bb[d] == 1 ? 0 : index) * sb[d];
       }
-      product(false, false, m, n, k, &a.f[static_cast<size_t>(ia * m * k)],
-              &b.f[static_cast<size_t>(ib * k * n)], &y.f[static_cast<size_t>(t * m * n)]);
+      product(false, false, m, n, k, a.f.data() + (ia * m * k), b.f.data() + (ib * k * n),
+              y.f.data() + (t * m * n));
     }
     return {std::move(y)};
   };
@@ -447,7 +447,7 @@ std::vector<Value> pool2d(const KernelContext& c) {
   Value y =
       Value::floats({n, ch, oh, ow}, std::vector<float>(static_cast<size_t>(n * ch * oh * ow)));
   for (int64_t plane = 0; plane < n * ch; ++plane) {
-    const float* in = &x.f[static_cast<size_t>(plane * h * w)];
+    const float* in = x.f.data() + (plane * h * w);
     for (int64_t oy = 0; oy < oh; ++oy) {
       for (int64_t ox = 0; ox < ow; ++ox) {
         float acc = kMax ? -std::numeric_limits<float>::infinity() : 0.0f;

@@ -245,7 +245,7 @@ void addReductionKernels(KernelTable& t) {
     Value means = Value::floats(row_shape, std::vector<float>(static_cast<size_t>(rows)));
     Value inv_std = means;
     for (int64_t row = 0; row < rows; ++row) {
-      const float* in = &x.f[static_cast<size_t>(row * inner)];
+      const float* in = x.f.data() + (row * inner);
       double mean = 0, var = 0;
       for (int64_t k = 0; k < inner; ++k) mean += in[k];
       mean /= static_cast<double>(inner);

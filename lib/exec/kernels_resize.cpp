@@ -263,7 +263,7 @@ std::vector<Value> gridSample(const KernelContext& c) {
   };
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t ch = 0; ch < channels; ++ch) {
-      const float* image = &x.f[static_cast<size_t>((b * channels + ch) * height * width)];
+      const float* image = x.f.data() + ((b * channels + ch) * height * width);
       auto pixel = [&](int64_t row, int64_t col) -> double {
         if (padding == "zeros") {
           return row >= 0 && row < height && col >= 0 && col < width ? image[row * width + col]
@@ -280,7 +280,7 @@ std::vector<Value> gridSample(const KernelContext& c) {
       };
       for (int64_t oy = 0; oy < out_h; ++oy) {
         for (int64_t ox = 0; ox < out_w; ++ox) {
-          const float* point = &grid.f[static_cast<size_t>(((b * out_h + oy) * out_w + ox) * 2)];
+          const float* point = grid.f.data() + (((b * out_h + oy) * out_w + ox) * 2);
           double sx = denormalize(point[0], width), sy = denormalize(point[1], height);
           if (mode == "nearest") {
             sx = std::nearbyint(sx);

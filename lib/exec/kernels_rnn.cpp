@@ -176,8 +176,8 @@ Kernel recurrent(Cell cell) {
         next(static_cast<size_t>(hidden));
     for (int64_t d = 0; d < directions; ++d) {
       bool reverse = direction == "reverse" || d == 1;
-      const float* wd = &w.f[static_cast<size_t>(d * rows * input)];
-      const float* rd = &r.f[static_cast<size_t>(d * rows * hidden)];
+      const float* wd = w.f.data() + (d * rows * input);
+      const float* rd = r.f.data() + (d * rows * hidden);
       const float* wb = in.b ? &in.b->f[static_cast<size_t>(d * 2 * rows)] : nullptr;
       const float* rb = in.b ? wb + rows : nullptr;
       const float* pd = in.p ? &in.p->f[static_cast<size_t>(d * 3 * hidden)] : nullptr;

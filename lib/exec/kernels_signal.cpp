@@ -92,12 +92,12 @@ std::vector<Value> dft(const KernelContext& c) {
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {
       for (int64_t n = 0; n < extent; ++n) {
-        const float* point = &x.f[static_cast<size_t>(((o * extent + n) * inner + r) * parts)];
+        const float* point = x.f.data() + (((o * extent + n) * inner + r) * parts);
         line[static_cast<size_t>(n)] = {point[0], parts == 2 ? point[1] : 0.0f};
       }
       transformLine(line, length, bins, inverse, out);
       for (int64_t k = 0; k < bins; ++k) {
-        float* point = &y.f[static_cast<size_t>(((o * bins + k) * inner + r) * 2)];
+        float* point = y.f.data() + (((o * bins + k) * inner + r) * 2);
         point[0] = static_cast<float>(out[static_cast<size_t>(k)].real());
         point[1] = static_cast<float>(out[static_cast<size_t>(k)].imag());
       }
@@ -137,13 +137,13 @@ std::vector<Value> stft(const KernelContext& c) {
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t f = 0; f < frames; ++f) {
       for (int64_t n = 0; n < frame_length; ++n) {
-        const float* point = &x.f[static_cast<size_t>((b * signal + f * step + n) * parts)];
+        const float* point = x.f.data() + ((b * signal + f * step + n) * parts);
         double weight = window ? window->f[static_cast<size_t>(n)] : 1.0;
         line[static_cast<size_t>(n)] = {point[0] * weight, parts == 2 ? point[1] * weight : 0.0};
       }
       transformLine(line, frame_length, bins, false, out);
       for (int64_t k = 0; k < bins; ++k) {
-        float* point = &y.f[static_cast<size_t>(((b * frames + f) * bins + k) * 2)];
+        float* point = y.f.data() + (((b * frames + f) * bins + k) * 2);
         point[0] = static_cast<float>(out[static_cast<size_t>(k)].real());
         point[1] = static_cast<float>(out[static_cast<size_t>(k)].imag());
       }

@@ -152,9 +152,9 @@ Kernel constantPadByRows(Kernel reference) {
     size_t rank = x.shape.size();
     std::vector<int64_t> shape(rank);
     for (size_t d = 0; d < rank; ++d) shape[d] = x.shape[d] + pads[d] + pads[d + rank];
-    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(
-                                                          shape, ir::DType::kFloat32)),
-                                                      static_cast<float>(padValue(c))));
+    Value y = Value::floats(
+        shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape, ir::DType::kFloat32)),
+                                  static_cast<float>(padValue(c))));
     int64_t row = x.shape[rank - 1];
     if (x.numel() == 0) return {std::move(y)};
     std::vector<int64_t> strides = stridesOf(shape);
@@ -192,12 +192,14 @@ Kernel gatherByBlocks(Kernel reference) {
       if (index < -extent || index >= extent) return reference(c);
       if (index < 0) index += extent;
     }
-    std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    std::vector<int64_t> shape(x.shape.begin(),
+                               x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
     shape.insert(shape.end(), c.input(1).shape.begin(), c.input(1).shape.end());
-    shape.insert(shape.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.shape.end());
+    shape.insert(shape.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1,
+                 x.shape.end());
     int64_t count = static_cast<int64_t>(indices.size());
-    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(
-                                       checkedNumel(shape, ir::DType::kFloat32))));
+    Value y = Value::floats(
+        shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape, ir::DType::kFloat32))));
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t j = 0; j < count; ++j) {
         const float* from = x.f.data() + (o * extent + indices[static_cast<size_t>(j)]) * inner;
