@@ -6,9 +6,9 @@
 // (the same nodes, the same literals), kwargs, tensor-valued attributes byte for byte, and the
 // same subgraphs (a control-flow op's kwargs only summarize them: two Ifs on one condition
 // whose branches differ are two values).
-// Never merged: placeholders, outputs, impure calls, random ops (two draws are two values), and
-// nodes with an attribute the key holds only as a summary (a sparse or string tensor, a type),
-// and calls of ops not known to be functions of their inputs (custom domains, local functions).
+// Never merged: placeholders, outputs, impure calls, random ops (two draws are two values), nodes
+// with an attribute the key holds only as a summary (a sparse or string tensor, a type), and
+// calls of ops not known to be functions of their inputs (custom domains, local functions).
 // The first node stays, with its name; a merged node's value name is lost only where it was not
 // a graph output (export writes the outputs' names either way).
 #include <spdlog/spdlog.h>
