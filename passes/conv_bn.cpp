@@ -143,6 +143,7 @@ class ConvBnFolder {
         return "BatchNorm is in training mode (several outputs)";
     }
     if (bn.numberAttribute("training_mode", 0) != 0) return "BatchNorm is in training mode";
+    if (bn.numberAttribute("is_test", 1) == 0) return "BatchNorm is in training mode (is_test 0)";
     auto weight_tensor = conv->tensor("weight");
     if (!weight_tensor) return "the convolution has no constant weight";
     if (tensor_refs_[weight_tensor.get()] != 1) return "the convolution's weight is shared";

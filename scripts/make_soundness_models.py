@@ -71,6 +71,16 @@ save("cse_domain_target_collision",
      [vi("x", T.FLOAT, [3])], [vi("a", T.FLOAT, [3]), vi("b", T.FLOAT, [3])],
      extra_opsets=[("torch", 1)], check=False)
 
+# conv-bn: a BatchNormalization of opset 6 with is_test 0 is in training mode (the kernel refuses
+# it): not folded.
+save("conv_bn_is_test_0",
+     [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/conv/Conv"),
+      h.make_node("BatchNormalization", ["c", "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"],
+                  ["y"], name="/bn/BatchNormalization", is_test=0)],
+     [vi("x", T.FLOAT, [1, 1, 2, 2])], [vi("y", T.FLOAT, [1, 1, 2, 2])],
+     [f32("conv.weight", [[[[2.0]]]]), f32("bn.weight", [3.0]), f32("bn.bias", [0.0]),
+      f32("bn.running_mean", [0.0]), f32("bn.running_var", [1.0])], opset=6)
+
 # Codegen (testdata/models/codegen/, ctest codegen_torch.semantics: the generated module against
 # `fxc run`): ops whose PyTorch counterpart differs from ONNX's semantics unless written with care.
 OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")
