@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# trace → export → trace must show the same graph: for the repository's models and for every
-# model of ONNX's backend test data. Also what -o writes passes the ONNX checker where the input
-# did (--check on the repository's models).
-#   round_trip.sh FXC [DATA_DIR]
+# trace → export → trace must show the same graph, through the CLI, for the repository's models;
+# and what -o writes passes the ONNX checker (--check). ONNX's backend test models (1,072) make
+# the same round trip in one process, in test/unit/export_test.cpp (three fxc runs a model took
+# 1.1 s each under ASan).
+#   round_trip.sh FXC
 set -u
 fxc=$1
-data=${2:-/usr/share/libonnx-testdata/data}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -27,9 +27,5 @@ check() {  # $1 model, $2 extra flags for the export
   fi
 }
 for model in testdata/models/*.onnx; do check "$model" --check; done
-for model in $(find "$data/node" "$data/pytorch-converted" "$data/pytorch-operator" "$data/simple" \
-                 -name model.onnx 2>/dev/null | sort); do
-  check "$model" ""
-done
 echo "$count models, $failures failed"
-[ "$count" -gt 900 ] && [ "$failures" -eq 0 ]
+[ "$count" -gt 20 ] && [ "$failures" -eq 0 ]
