@@ -196,6 +196,9 @@ class Tracer {
     }
     std::unordered_set<std::string> inputs;
     for (const auto& input : graph.input()) {
+      // An unnamed input or output is no value (ONNX's checker refuses it): read back, the
+      // export's placeholder name would not be the output's.
+      if (input.name().empty()) throw ModelError("a graph input has no name");
       if (!inputs.insert(input.name()).second)
         throw ModelError("graph input '" + input.name() + "' is declared twice");
       values_.emplace(input.name(), Value{kGraphInput});  // an input may also be an initializer
@@ -244,6 +247,7 @@ class Tracer {
       }
     }
     for (const auto& output : graph.output()) {
+      if (output.name().empty()) throw ModelError("a graph output has no name");
       Value* value = values_.find(output.name());
       if (!value)
         throw ModelError("graph output '" + output.name() + "' is not produced by any node");
