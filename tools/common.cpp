@@ -503,6 +503,8 @@ void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
       ->check(CLI::Range(0, 1));
 }
 
+// test/CMakeLists.txt's EXECUTION_PIPELINE repeats this list for fxc-conformance (ONNX's backend
+// tests after the pipeline): change both together.
 std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec::Backend backend) {
   if (flags.optimize == 0 || backend == exec::Backend::kReference) return {};
   std::vector<std::string> specs;
