@@ -5,7 +5,7 @@
 // Identical: the same opcode, target (function, module path, or get_attr tensor), arguments
 // (the same nodes, the same literals), kwargs, tensor-valued attributes byte for byte, and the
 // same subgraphs (a control-flow op's kwargs only summarize them: two Ifs on one condition
-// whose branches differ are two values).
+// whose branches differ are two values), and both read as a tuple (through getitem) or both not.
 // Never merged: placeholders, outputs, impure calls, random ops (two draws are two values), nodes
 // with an attribute the key holds only as a summary (a sparse or string tensor, a type), and
 // calls of ops not known to be functions of their inputs (custom domains, local functions).
@@ -34,6 +34,15 @@ std::string keyOf(const ir::Node& node) {
   for (const ir::Subgraph& subgraph : node.meta.subgraphs) {  // the same graph objects, shared
     key += "|" + subgraph.attribute + "@" +
            std::to_string(reinterpret_cast<uintptr_t>(subgraph.graph.get()));
+  }
+  // A node read through getitem produces a tuple (a MaxPool with its indices); one read directly
+  // is one value (a MaxPool without): merged, a reader of the value would read the tuple.
+  for (const ir::Node* user : node.users()) {
+    if (user->target() == "operator.getitem" && !user->args().empty() &&
+        user->args()[0].isNode() && user->args()[0].toNode() == &node) {
+      key += "|tuple";
+      break;
+    }
   }
   return key;
 }

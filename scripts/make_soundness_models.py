@@ -71,6 +71,15 @@ save("cse_domain_target_collision",
      [vi("x", T.FLOAT, [3])], [vi("a", T.FLOAT, [3]), vi("b", T.FLOAT, [3])],
      extra_opsets=[("torch", 1)], check=False)
 
+# cse: a MaxPool read with its indices (a tuple, through getitem) and an identical one read as a
+# value: merged, the Add read the tuple and the written model named an output that no node had
+# (a fuzzer finding, 2026-12-02).
+save("cse_tuple_and_value",
+     [h.make_node("MaxPool", ["x"], ["a", "i"], kernel_shape=[2], name="p1"),
+      h.make_node("MaxPool", ["x"], ["c"], kernel_shape=[2], name="p2"),
+      h.make_node("Add", ["a", "c"], ["s"], name="add")],
+     [vi("x", T.FLOAT, [1, 1, 6])], [vi("s", T.FLOAT, [1, 1, 5]), vi("i", T.INT64, [1, 1, 5])])
+
 # conv-bn: a BatchNormalization of opset 6 with is_test 0 is in training mode (the kernel refuses
 # it): not folded.
 save("conv_bn_is_test_0",
