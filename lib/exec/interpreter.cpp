@@ -129,7 +129,11 @@ const Value* Interpreter::moduleTensor(const ir::Module& module, const std::stri
   auto tensor = module.tensor(name);
   if (!tensor) return nullptr;
   auto it = tensors_.find(tensor.get());
-  if (it == tensors_.end()) it = tensors_.emplace(tensor.get(), fromTensor(*tensor)).first;
+  if (it == tensors_.end()) {
+    it = tensors_.emplace(tensor.get(), fromTensor(*tensor)).first;
+    // The copy is kept: the mapped file's pages need not be (weights would be held twice).
+    tensor->releasePages();
+  }
   return &it->second;
 }
 
@@ -153,7 +157,15 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
         return module ? moduleTensor(*module, name) : nullptr;
       },
       gm_.opset, &step.state, backend_);
-  return (*step.kernel)(context);
+  std::vector<std::string> released;
+  if (module) context.setRelease([&released](const std::string& name) { released.push_back(name); });
+  std::vector<Value> produced = (*step.kernel)(context);
+  // Copies the kernel's plan has made its own: freed now that the kernel is done with them (a
+  // module called again, or a plan made again, converts the tensor anew).
+  for (const std::string& name : released) {
+    if (auto tensor = module->tensor(name)) tensors_.erase(tensor.get());
+  }
+  return produced;
 }
 
 Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
@@ -190,6 +202,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           if (constant_bytes_ + bytes <= kConstantBudget) {
             constant_bytes_ += bytes;
             constants_.emplace(node, std::move(value));
+            tensor->releasePages();
           } else {
             env[node] = {std::move(value)};
           }

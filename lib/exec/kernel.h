@@ -76,10 +76,26 @@ class KernelContext {
   bool constantInput(size_t k) const;
   // A module tensor (weight, bias, running_mean, ...), or nullptr.
   const Value* tensor(const std::string& name) const { return tensor_ ? tensor_(name) : nullptr; }
+  // Says that the kernel's plan holds all it needs of module tensor `name` (a weight packed for
+  // oneDNN) and will not ask for it while the plan fits: the caller may free its copy once the
+  // node has run (tensor() converts it again if asked). Returns whether it will: not for a
+  // derived context (withInputs, withView), whose tensors are not the module's.
+  bool releaseTensor(const std::string& name) const {
+    if (derived_ || !release_) return false;
+    release_(name);
+    return true;
+  }
+  void setRelease(std::function<void(const std::string&)> release) { release_ = std::move(release); }
 
   // What a kernel keeps for its node between runs (prepared primitives, reordered weights); it
   // lives as long as the interpreter. nullptr when the caller keeps nothing.
   std::any* state() const { return state_; }
+  // The plan of type T kept in the state, or nullptr (none yet, or no state).
+  template <typename T>
+  T* keptPlan() const {
+    auto* kept = state_ ? std::any_cast<std::shared_ptr<T>>(state_) : nullptr;
+    return kept ? kept->get() : nullptr;
+  }
   // The plan of type T kept in the state (which must exist): `make()`'s shared_ptr<T>, made
   // again whenever `fits(plan)` is false (a new input shape, another precision).
   template <typename T, typename Fits, typename Make>
@@ -109,6 +125,7 @@ class KernelContext {
   const ir::Module* module_;
   std::vector<const Value*> inputs_;
   std::function<const Value*(const std::string&)> tensor_;
+  std::function<void(const std::string&)> release_;
   int64_t opset_;
   std::any* state_;
   Backend backend_;

@@ -958,17 +958,40 @@ Kernel reduction(Kernel reference) {
 // the whole product on the thread pool (the sgemm path repacks the weight in every call and adds
 // the bias in a serial loop). A of any rank is [M, K] by its last axis; the plan is made again
 // when M changes. Anything else runs `previous`.
+// A module's weight (and bias) packed into the plan is all the node needs while the plan fits:
+// the interpreter's copy is given back (`released`), and runs with the same M do not ask for it.
 struct LinearPlan {
-  int64_t m = 0;
+  int64_t m = 0, k = 0, n = 0;
   dnnl::matmul primitive;
   memory weights, bias;
   memory::desc src, dst;
+  bool has_bias = false;
   bool use_fallback = false;
+  bool released = false;
 };
+
+std::vector<Value> runLinear(const LinearPlan& plan, const Value& a) {
+  std::vector<int64_t> shape = a.shape;
+  shape.back() = plan.n;
+  Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, memory(plan.src, engine(), const_cast<float*>(a.f.data()))},
+      {DNNL_ARG_WEIGHTS, plan.weights},
+      {DNNL_ARG_DST, memory(plan.dst, engine(), y.f.data())}};
+  if (plan.has_bias) args[DNNL_ARG_BIAS] = plan.bias;
+  plan.primitive.execute(stream(), args);
+  stream().wait();
+  return {std::move(y)};
+}
 
 Kernel linear(Kernel previous) {
   return [previous](const KernelContext& c) -> std::vector<Value> {
     const Value& a = c.input(0);
+    // The plan made on the module's weight: everything but A was checked when it was made.
+    if (const LinearPlan* kept = c.keptPlan<LinearPlan>();
+        kept && kept->released && a.isFloat() && !a.native && a.shape.size() >= 2 &&
+        !a.f.empty() && a.shape.back() == kept->k && a.numel() / kept->k == kept->m)
+      return runLinear(*kept, a);
     const Value* w = parameter(c, "weight", 1);
     const Value* b = parameter(c, "bias", 2);
     bool constant_weight = c.tensor("weight") || c.constantInput(1);
@@ -990,6 +1013,9 @@ Kernel linear(Kernel previous) {
         [&] {
           auto p = std::make_shared<LinearPlan>();
           p->m = m;
+          p->k = k;
+          p->n = n;
+          p->has_bias = b != nullptr;
           try {
             p->src = memory::desc(dimsOf({m, k}), kF32, Tag::ab);
             p->dst = memory::desc(dimsOf({m, n}), kF32, Tag::ab);
@@ -1015,17 +1041,13 @@ Kernel linear(Kernel previous) {
           return p;
         });
     if (plan.use_fallback) return previous(c);
-    std::vector<int64_t> shape = a.shape;
-    shape.back() = n;
-    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
-    std::unordered_map<int, memory> args = {
-        {DNNL_ARG_SRC, memory(plan.src, engine(), const_cast<float*>(a.f.data()))},
-        {DNNL_ARG_WEIGHTS, plan.weights},
-        {DNNL_ARG_DST, memory(plan.dst, engine(), y.f.data())}};
-    if (b) args[DNNL_ARG_BIAS] = plan.bias;
-    plan.primitive.execute(stream(), args);
-    stream().wait();
-    return {std::move(y)};
+    // Packed: the module's copies of the weight and bias can go (not a constant input's).
+    if (!plan.released && c.tensor("weight") && (!b || c.tensor("bias")) &&
+        c.releaseTensor("weight")) {
+      if (b) c.releaseTensor("bias");
+      plan.released = true;
+    }
+    return runLinear(plan, a);
   };
 }
 

@@ -1,5 +1,8 @@
 #include "ir/graph_module.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace fxc::ir {
@@ -81,6 +84,7 @@ std::string& Tensor::ownedBytes() {
     owned_.assign(view_, view_size_);
     view_ = nullptr;
     view_size_ = 0;
+    mapped_file_ = false;
     keep_alive_.reset();
   }
   return owned_;
@@ -90,14 +94,28 @@ void Tensor::setBytes(std::string bytes) {
   owned_ = std::move(bytes);
   view_ = nullptr;
   view_size_ = 0;
+  mapped_file_ = false;
   keep_alive_.reset();
 }
 
-void Tensor::setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size) {
+void Tensor::setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size,
+                     bool mapped_file) {
   owned_.clear();
   keep_alive_ = std::move(keep_alive);
   view_ = data;
   view_size_ = size;
+  mapped_file_ = mapped_file;
+}
+
+void Tensor::releasePages() const {
+  if (!view_ || !mapped_file_) return;
+  // Only whole pages inside the view. MADV_DONTNEED on a private read-only file mapping drops
+  // the process's pages and refills them from the file on the next read: the same bytes (never
+  // zeros: those are for anonymous memory, which a view flagged as a mapped file never is).
+  auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto begin = (reinterpret_cast<uintptr_t>(view_) + page - 1) / page * page;
+  auto end = (reinterpret_cast<uintptr_t>(view_) + view_size_) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 namespace {

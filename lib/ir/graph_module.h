@@ -63,13 +63,20 @@ class Tensor {
   // The bytes as an owned, writable string (a view is copied once).
   std::string& ownedBytes();
   void setBytes(std::string bytes);
-  void setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size);
+  // `mapped_file`: `data` lies in a read-only mapping of a file (see releasePages).
+  void setView(std::shared_ptr<const void> keep_alive, const char* data, size_t size,
+               bool mapped_file = false);
+  // A view of a mapped file gives the pages it has read back to the system (they are read from
+  // the file again if the bytes are read again): for a runtime that has copied the elements and
+  // would otherwise hold the weights twice. Does nothing for any other tensor.
+  void releasePages() const;
 
  private:
   std::string owned_;
   std::shared_ptr<const void> keep_alive_;
   const char* view_ = nullptr;
   size_t view_size_ = 0;
+  bool mapped_file_ = false;
 };
 
 class Module {

@@ -228,7 +228,9 @@ Expected<LoadedModel> loadModel(const std::string& path) {
   ::close(fd);
   if (address == MAP_FAILED) return systemError("cannot map");
   std::shared_ptr<const void> mapping(new Mapping{address, size});  // unmapped with the last tensor
-  return parseModel(static_cast<const char*>(address), size, directoryOf(path), mapping);
+  auto model = parseModel(static_cast<const char*>(address), size, directoryOf(path), mapping);
+  if (model) model.value().mapped = true;
+  return model;
 }
 
 Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
@@ -249,7 +251,7 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
     return Error{what + ": unsupported data type " + std::to_string(proto.data_type())};
   std::string bytes;
   if (span && span->data && model) {
-    tensor->setView(model->file, span->data, span->size);
+    tensor->setView(model->file, span->data, span->size, model->mapped);
   } else if (proto.has_data_location() && proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
     std::string location;
     int64_t offset = 0, length = -1;
@@ -312,7 +314,7 @@ Expected<std::shared_ptr<ir::Tensor>> takeTensor(::onnx::TensorProto& proto,
       }
       std::shared_ptr<const void> mapping(new Mapping{address, mapped});
       tensor->setView(std::move(mapping), static_cast<const char*>(address) + delta,
-                      static_cast<size_t>(length));
+                      static_cast<size_t>(length), true);
     }
     ::close(fd);
   } else if (proto.has_raw_data()) {

@@ -29,6 +29,7 @@ struct LoadedModel {
   // initializer i's bytes inside `file`, the mapped model, which the tensors then share.
   std::vector<RawSpan> initializer_bytes;
   std::shared_ptr<const void> file;
+  bool mapped = false;  // `file` is a read-only mapping of the model's file (not stdin's bytes)
 };
 
 // Reads and parses `path` ("-" reads stdin). Errors name no file: the caller prefixes it.
