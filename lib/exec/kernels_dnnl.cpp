@@ -157,7 +157,12 @@ struct ConvPlan {
   // What the plan was made for: a weight (and its bias) computed at run time may change shape
   // with the input unchanged (a Loop growing it), and the plan's buffers are of the old shape.
   std::vector<int64_t> src_shape, weight_shape;
+  std::vector<int64_t> out_shape;
   bool use_reference = false;  // oneDNN has no implementation for this case
+  bool has_bias = false;
+  // The module's weight and bias are in `weights` and `bias`: the interpreter's copies were
+  // given back, and runs on an input of src_shape do not ask for them.
+  bool released = false;
   dnnl::convolution_forward conv;
   memory::desc dst;
   bool dst_plain = false;
@@ -220,15 +225,41 @@ void fillForSum(const Value& addend, memory& dst) {
   }
 }
 
+// Runs a made plan on `x` (plain or in oneDNN's layout), adding `residual` (ConvAddReLU2d).
+Value runConvolution(ConvPlan& plan, const Value& x, const Value* residual) {
+  std::vector<float> plain_storage;
+  memory dst;
+  if (plan.dst_plain) {
+    plain_storage.resize(static_cast<size_t>(checkedNumel(plan.out_shape)));
+    dst = memory(plan.dst, engine(), plain_storage.data());
+  } else {
+    dst = memory(plan.dst, engine());
+  }
+  if (residual) fillForSum(*residual, dst);
+  std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
+                                          {DNNL_ARG_WEIGHTS, plan.weights},
+                                          {DNNL_ARG_DST, dst}};
+  if (plan.has_bias) args[DNNL_ARG_BIAS] = plan.bias;
+  plan.conv.execute(stream(), args);
+  stream().wait();
+  return valueOf(std::move(dst), plan.out_shape, std::move(plain_storage));
+}
+
 Kernel convolution(Kernel reference, Fused fused) {
   return [reference, fused](const KernelContext& c) -> std::vector<Value> {
     const Value& x = requireFloat(c.input(0), "the input");
+    const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
+    // The plan made on the module's weight and bias: all but the input and the addend were
+    // checked when it was made.
+    if (ConvPlan* kept = c.keptPlan<ConvPlan>();
+        kept && kept->released && x.shape == kept->src_shape &&
+        (!residual || (residual->isFloat() && residual->shape == kept->out_shape)))
+      return {runConvolution(*kept, x, residual)};
     const Value* module_weight = c.tensor("weight");
     const Value* w = module_weight ? module_weight : c.optionalInput(1);
     // A module's weight or a constant input: reordered once, when the plan is made.
     bool constant_weight = module_weight || c.constantInput(1);
     const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
-    const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
         (b && (!b->isFloat() || b->native || b->numel() != w->shape[0])) || !c.state())
       return onPlainInputs(reference, c);
@@ -259,29 +290,21 @@ Kernel convolution(Kernel reference, Fused fused) {
           }
           made->src_shape = x.shape;
           made->weight_shape = w->shape;
+          made->out_shape = out_shape;
+          made->has_bias = b != nullptr;
           return made;
         });
     if (plan.use_reference) return onPlainInputs(reference, c);
     if (!constant_weight) reorderWeights(plan, *w);  // a weight computed at run time
     if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
-
-    std::vector<float> plain_storage;
-    memory dst;
-    if (plan.dst_plain) {
-      plain_storage.resize(static_cast<size_t>(g.n * g.cout * g.oh * g.ow));
-      dst = memory(plan.dst, engine(), plain_storage.data());
-    } else {
-      dst = memory(plan.dst, engine());
+    // Packed: the module's copies of the weight and bias can go (not a constant input's).
+    if (!plan.released && module_weight && (!b || c.tensor("bias")) &&
+        c.releaseTensor("weight")) {
+      if (b) c.releaseTensor("bias");
+      plan.released = true;
     }
-    if (residual) fillForSum(*residual, dst);
-    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
-                                            {DNNL_ARG_WEIGHTS, plan.weights},
-                                            {DNNL_ARG_DST, dst}};
-    if (b) args[DNNL_ARG_BIAS] = plan.bias;
-    plan.conv.execute(stream(), args);
-    stream().wait();
-    return {valueOf(std::move(dst), out_shape, std::move(plain_storage))};
+    return {runConvolution(plan, x, residual)};
   };
 }
 
