@@ -157,15 +157,21 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
         return module ? moduleTensor(*module, name) : nullptr;
       },
       gm_.opset, &step.state, backend_);
-  std::vector<std::string> released;
-  if (module) context.setRelease([&released](const std::string& name) { released.push_back(name); });
-  std::vector<Value> produced = (*step.kernel)(context);
-  // Copies the kernel's plan has made its own: freed now that the kernel is done with them (a
-  // module called again, or a plan made again, converts the tensor anew).
-  for (const std::string& name : released) {
-    if (auto tensor = module->tensor(name)) tensors_.erase(tensor.get());
-  }
-  return produced;
+  // Copies the kernel's plan has made its own: freed once the kernel is done with them, whether
+  // it returned or threw (a module called again, or a plan made again, converts the tensor anew).
+  struct Release {
+    const ir::Module* module;
+    std::unordered_map<const ir::Tensor*, Value>& tensors;
+    std::vector<std::string> names;
+    ~Release() {
+      for (const std::string& name : names) {
+        if (auto tensor = module->tensor(name)) tensors.erase(tensor.get());
+      }
+    }
+  } release{module, tensors_, {}};
+  if (module)
+    context.setRelease([&release](const std::string& name) { release.names.push_back(name); });
+  return (*step.kernel)(context);
 }
 
 Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {

@@ -1011,10 +1011,14 @@ Kernel linear(Kernel previous) {
   return [previous](const KernelContext& c) -> std::vector<Value> {
     const Value& a = c.input(0);
     // The plan made on the module's weight: everything but A was checked when it was made.
-    if (const LinearPlan* kept = c.keptPlan<LinearPlan>();
-        kept && kept->released && a.isFloat() && !a.native && a.shape.size() >= 2 &&
+    const LinearPlan* kept = c.keptPlan<LinearPlan>();
+    if (kept && kept->released && a.isFloat() && !a.native && a.shape.size() >= 2 &&
         !a.f.empty() && a.shape.back() == kept->k && a.numel() / kept->k == kept->m)
       return runLinear(*kept, a);
+    if (kept && kept->released) {  // an input the plan does not take (empty, native, ...):
+      c.releaseTensor("weight");   // the copies the general path makes go again after it
+      c.releaseTensor("bias");
+    }
     const Value* w = parameter(c, "weight", 1);
     const Value* b = parameter(c, "bias", 2);
     bool constant_weight = c.tensor("weight") || c.constantInput(1);
