@@ -80,6 +80,25 @@ save("cse_tuple_and_value",
       h.make_node("Add", ["a", "c"], ["s"], name="add")],
      [vi("x", T.FLOAT, [1, 1, 6])], [vi("s", T.FLOAT, [1, 1, 5]), vi("i", T.INT64, [1, 1, 5])])
 
+# trace: a LayerNorm decomposition whose result nobody reads, while a later op of another scope
+# reads its Pow: recognized, the module replaced the ops and the later op read a freed node (a
+# use after free under ASan, another node's value in Release; a fuzzer finding, 2026-12-02).
+save("layernorm_inner_value_read_later",
+     [h.make_node("ReduceMean", ["x"], ["m"], axes=[-1], name="/ln/ReduceMean"),
+      h.make_node("Sub", ["x", "m"], ["d"], name="/ln/Sub"),
+      h.make_node("Constant", [], ["two"], value=nh.from_array(np.array(2.0, np.float32)), name="/ln/Constant"),
+      h.make_node("Pow", ["d", "two"], ["p"], name="/ln/Pow"),
+      h.make_node("ReduceMean", ["p"], ["v"], axes=[-1], name="/ln/ReduceMean_1"),
+      h.make_node("Constant", [], ["eps"], value=nh.from_array(np.array(1e-5, np.float32)), name="/ln/Constant_1"),
+      h.make_node("Add", ["v", "eps"], ["ve"], name="/ln/Add"),
+      h.make_node("Sqrt", ["ve"], ["s"], name="/ln/Sqrt"),
+      h.make_node("Div", ["d", "s"], ["n"], name="/ln/Div"),
+      h.make_node("Mul", ["n", "w"], ["nw"], name="/ln/Mul"),
+      h.make_node("Add", ["nw", "b"], ["y_ln"], name="/ln/Add_1"),
+      h.make_node("ReduceMean", ["p"], ["y"], axes=[-1], name="/other/ReduceMean")],
+     [vi("x", T.FLOAT, [2, 4])], [vi("y", T.FLOAT, [2, 1])],
+     [f32("w", [1.0, 2.0, 3.0, 4.0]), f32("b", [0.5, 0.5, 0.5, 0.5])])
+
 # conv-bn: a BatchNormalization of opset 6 with is_test 0 is in training mode (the kernel refuses
 # it): not folded.
 save("conv_bn_is_test_0",

@@ -114,7 +114,13 @@ std::vector<std::vector<int>> findModuleGroups(
         if (!inside.count(user)) external_outputs.insert(value);
       }
     }
-    if (!ok || external_outputs.size() != 1) continue;
+    // ... and that value is the last op's: the module replaces that op, and the others are
+    // erased (a LayerNorm whose result nobody reads but whose Pow a later op does: erased, the
+    // later op read a freed node).
+    const NodeProto& last = graph.node(members.back());
+    if (!ok || external_outputs.size() != 1 || last.output_size() != 1 ||
+        !external_outputs.count(last.output(0)))
+      continue;
     groups.push_back(members);
   }
   return groups;
