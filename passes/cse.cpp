@@ -38,8 +38,8 @@ std::string keyOf(const ir::Node& node) {
   // A node read through getitem produces a tuple (a MaxPool with its indices); one read directly
   // is one value (a MaxPool without): merged, a reader of the value would read the tuple.
   for (const ir::Node* user : node.users()) {
-    if (user->target() == "operator.getitem" && !user->args().empty() &&
-        user->args()[0].isNode() && user->args()[0].toNode() == &node) {
+    if (user->target() == "operator.getitem" && !user->args().empty() && user->args()[0].isNode() &&
+        user->args()[0].toNode() == &node) {
       key += "|tuple";
       break;
     }

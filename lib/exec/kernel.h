@@ -85,7 +85,9 @@ class KernelContext {
     release_(name);
     return true;
   }
-  void setRelease(std::function<void(const std::string&)> release) { release_ = std::move(release); }
+  void setRelease(std::function<void(const std::string&)> release) {
+    release_ = std::move(release);
+  }
 
   // What a kernel keeps for its node between runs (prepared primitives, reordered weights); it
   // lives as long as the interpreter. nullptr when the caller keeps nothing.

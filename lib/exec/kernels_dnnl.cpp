@@ -299,8 +299,7 @@ Kernel convolution(Kernel reference, Fused fused) {
     if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
     // Packed: the module's copies of the weight and bias can go (not a constant input's).
-    if (!plan.released && module_weight && (!b || c.tensor("bias")) &&
-        c.releaseTensor("weight")) {
+    if (!plan.released && module_weight && (!b || c.tensor("bias")) && c.releaseTensor("weight")) {
       if (b) c.releaseTensor("bias");
       plan.released = true;
     }
@@ -1012,8 +1011,8 @@ Kernel linear(Kernel previous) {
     const Value& a = c.input(0);
     // The plan made on the module's weight: everything but A was checked when it was made.
     const LinearPlan* kept = c.keptPlan<LinearPlan>();
-    if (kept && kept->released && a.isFloat() && !a.native && a.shape.size() >= 2 &&
-        !a.f.empty() && a.shape.back() == kept->k && a.numel() / kept->k == kept->m)
+    if (kept && kept->released && a.isFloat() && !a.native && a.shape.size() >= 2 && !a.f.empty() &&
+        a.shape.back() == kept->k && a.numel() / kept->k == kept->m)
       return runLinear(*kept, a);
     if (kept && kept->released) {  // an input the plan does not take (empty, native, ...):
       c.releaseTensor("weight");   // the copies the general path makes go again after it
