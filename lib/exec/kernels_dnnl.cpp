@@ -141,6 +141,14 @@ struct Relayout {
   }
 };
 
+// A plan has packed the node's weight and bias `b` (when it has one): when both are the module's
+// (not inputs, constant or computed), the interpreter's copies can go. Whether they will.
+bool releasePacked(const KernelContext& c, const Value* b) {
+  if (!c.tensor("weight") || (b && !c.tensor("bias")) || !c.releaseTensor("weight")) return false;
+  if (b) c.releaseTensor("bias");
+  return true;
+}
+
 // Fused activation and residual add after a convolution.
 enum class Fused { kNone, kRelu, kAddRelu, kActivation };
 
@@ -298,11 +306,7 @@ Kernel convolution(Kernel reference, Fused fused) {
     if (!constant_weight) reorderWeights(plan, *w);  // a weight computed at run time
     if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
-    // Packed: the module's copies of the weight and bias can go (not a constant input's).
-    if (!plan.released && module_weight && (!b || c.tensor("bias")) && c.releaseTensor("weight")) {
-      if (b) c.releaseTensor("bias");
-      plan.released = true;
-    }
+    if (!plan.released) plan.released = releasePacked(c, b);
     return {runConvolution(plan, x, residual)};
   };
 }
@@ -1067,12 +1071,7 @@ Kernel linear(Kernel previous) {
           return p;
         });
     if (plan.use_fallback) return previous(c);
-    // Packed: the module's copies of the weight and bias can go (not a constant input's).
-    if (!plan.released && c.tensor("weight") && (!b || c.tensor("bias")) &&
-        c.releaseTensor("weight")) {
-      if (b) c.releaseTensor("bias");
-      plan.released = true;
-    }
+    if (!plan.released) plan.released = releasePacked(c, b);
     return runLinear(plan, a);
   };
 }
