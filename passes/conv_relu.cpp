@@ -1,10 +1,12 @@
-// conv-relu and conv-add-relu: fuse a 2-D convolution with the ReLU after it, or with a residual
-// add and the ReLU after that (a ResNet block's tail), into one convolution module that a
-// backend runs as one kernel (oneDNN post-ops on the CPU).
+// conv-relu, conv-add-relu, conv-act and linear-act: fuse a 2-D convolution with the ReLU after
+// it, or with a residual add and the ReLU after that (a ResNet block's tail), or a convolution
+// or a Linear with the activation after it, into one module that a backend runs as one kernel
+// (oneDNN post-ops on the CPU).
 //
 //   %c = conv(%x);  %y = relu(%c)                   ⇒   %y = conv_relu(%x)         ConvReLU2d
 //   %c = conv(%x);  %s = %c + %r;  %y = relu(%s)    ⇒   %y = conv_add_relu(%x, %r) ConvAddReLU2d
 //   %c = conv(%x);  %y = act(%c)                    ⇒   %y = conv_act(%x)          ConvAct2d
+//   %l = linear(%x);  %y = act(%l)                  ⇒   %y = linear_act(%x)        LinearAct
 //
 // conv-act's activations are the modules a convolution can apply to its output as it writes it
 // (oneDNN's eltwise post-ops): Hardtanh (ReLU6, Clip with constant bounds), LeakyReLU,
@@ -13,10 +15,12 @@
 // attributes it had, LeakyReLU's α), so that it computes exactly what the two modules did.
 //
 // The fused node keeps the conv's name and module (retyped, as torch.ao.nn.intrinsic does) and
-// the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu). The patterns
-// (ir::Pattern) hold only where the conv's and the add's outputs have no other users, the conv is
-// exactly a Conv2d, its module called once and one ONNX op; conv-add-relu refuses (reason at -v)
-// when the add's operands are not known to have equal shapes.
+// the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu; a LinearAct
+// as MatMul, Add, activation). The patterns (ir::Pattern) hold only where the conv's and the
+// add's outputs have no other users, the conv is exactly a Conv2d, its module called once and
+// one ONNX op (a Linear: called once, any number of ops: export writes it from its module);
+// conv-add-relu refuses (reason at -v) when the add's operands are not known to have equal
+// shapes.
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -28,28 +32,49 @@ namespace fxc::passes {
 namespace {
 
 // The activations conv-act fuses (module types), and the functions that are the same (what a
-// model's ops become without a module scope: torch.clamp is Clip).
-const std::vector<std::string>& fusedActivations() {
-  static const std::vector<std::string> types = {"Hardtanh", "LeakyReLU", "Hardswish",
-                                                 "SiLU",     "Sigmoid",   "Tanh"};
+// model's ops become without a module scope: torch.clamp is Clip). linear-act adds GELU and ReLU
+// (a convolution's ReLU is conv-relu's).
+std::vector<std::string> fusedActivations(bool linear) {
+  std::vector<std::string> types = {"Hardtanh", "LeakyReLU", "Hardswish",
+                                    "SiLU",     "Sigmoid",   "Tanh"};
+  if (linear) types.insert(types.end(), {"GELU", "ReLU"});
   return types;
 }
-const std::vector<std::pair<std::string, std::string>>& fusedFunctions() {
-  static const std::vector<std::pair<std::string, std::string>> functions = {
+std::vector<std::pair<std::string, std::string>> fusedFunctions(bool linear) {
+  std::vector<std::pair<std::string, std::string>> functions = {
       {"torch.clamp", "Hardtanh"},
       {"torch.nn.functional.leaky_relu", "LeakyReLU"},
       {"torch.nn.functional.hardswish", "Hardswish"},
       {"torch.sigmoid", "Sigmoid"},
       {"torch.tanh", "Tanh"}};
+  if (linear)
+    functions.insert(functions.end(),
+                     {{"torch.nn.functional.gelu", "GELU"}, {"torch.relu", "ReLU"}});
   return functions;
 }
-// The attributes an activation of `type` has, that the fused module carries.
-bool carriedAttribute(const std::string& type, const std::string& key) {
-  return (type == "Hardtanh" && (key == "min" || key == "max")) ||
-         (type == "LeakyReLU" && key == "alpha");
+// The attributes an activation of `type` has, that the fused module carries, and their kind.
+bool carriedAttribute(const std::string& type, const std::string& key, ir::Argument::Kind kind) {
+  using K = ir::Argument::Kind;
+  return (type == "Hardtanh" && (key == "min" || key == "max") && kind == K::kFloat) ||
+         (type == "LeakyReLU" && key == "alpha" && kind == K::kFloat) ||
+         (type == "GELU" && key == "approximate" && kind == K::kString);
 }
 
-enum class Fusion { kRelu, kAddRelu, kActivation };
+// A Linear that is a plain product (x @ W or x @ Wᵀ, + b): what LinearAct's kernels and export
+// take. Gemm's other attributes (transA, α, β) at their defaults only.
+bool plainLinear(const ir::Module& module) {
+  for (const auto& [key, value] : module.attributes()) {
+    using K = ir::Argument::Kind;
+    bool is_int = value.kind() == K::kInt, is_float = value.kind() == K::kFloat;
+    if (key == "transB" && is_int && (value.toInt() == 0 || value.toInt() == 1)) continue;
+    if (key == "transA" && is_int && value.toInt() == 0) continue;
+    if ((key == "alpha" || key == "beta") && is_float && value.toFloat() == 1.0) continue;
+    return false;
+  }
+  return true;
+}
+
+enum class Fusion { kRelu, kAddRelu, kActivation, kLinearActivation };
 
 class ConvReluFuser {
  public:
@@ -63,31 +88,44 @@ class ConvReluFuser {
                                  return node.kwargs().empty() && calls_[node.target()] == 1 &&
                                         node.meta.source_ops <= 1;
                                }};
-    if (fusion == Fusion::kActivation) {
+    bool linear = fusion == Fusion::kLinearActivation;
+    if (fusion == Fusion::kActivation || linear) {
+      // The Linear: a plain product, its module called once.
+      ir::OpOptions linear_options{false, [this](const ir::GraphModule& g, const ir::Node& node) {
+                                     const ir::Module* module = g.findModule(node.target());
+                                     return node.kwargs().empty() && node.args().size() == 1 &&
+                                            calls_[node.target()] == 1 && module &&
+                                            plainLinear(*module);
+                                   }};
+      auto anchor = [&](ir::Pattern& p) {
+        return p.label(linear ? p.module("Linear", {p.input("x")}, linear_options)
+                              : p.module("Conv2d", {p.input("x")}, conv_options),
+                       "conv");
+      };
       // act(conv(x)), the activation a module reading the convolution alone.
       ir::OpOptions act_options{false, [](const ir::GraphModule&, const ir::Node& node) {
                                   return node.args().size() == 1 && node.kwargs().empty();
                                 }};
       ir::Pattern p;
-      int conv = p.label(p.module("Conv2d", {p.input("x")}, conv_options), "conv");
-      p.setOutput(p.module(fusedActivations(), {conv}, act_options));
+      int conv = anchor(p);
+      p.setOutput(p.module(fusedActivations(linear), {conv}, act_options));
       patterns_.push_back(std::move(p));
       // The functions: on the convolution alone (their attributes in kwargs), and Clip's
       // torch.clamp on constant bounds.
-      for (const auto& [target, type] : fusedFunctions()) {
+      for (const auto& [target, type] : fusedFunctions(linear)) {
         ir::OpOptions kwargs_known{false, [type = type](const ir::GraphModule&, const ir::Node& n) {
                                      for (const auto& [key, value] : n.kwargs()) {
-                                       if (!carriedAttribute(type, key)) return false;
+                                       if (!carriedAttribute(type, key, value.kind())) return false;
                                      }
                                      return true;
                                    }};
         ir::Pattern f;
-        int c = f.label(f.module("Conv2d", {f.input("x")}, conv_options), "conv");
+        int c = anchor(f);
         f.setOutput(f.op(target, {c}, kwargs_known));
         patterns_.push_back(std::move(f));
       }
       ir::Pattern clamp;
-      int c = clamp.label(clamp.module("Conv2d", {clamp.input("x")}, conv_options), "conv");
+      int c = anchor(clamp);
       clamp.setOutput(clamp.op("torch.clamp", {c, clamp.constant("min", ir::Pattern::anyScalar()),
                                                clamp.constant("max", ir::Pattern::anyScalar())}));
       patterns_.push_back(std::move(clamp));
@@ -119,17 +157,13 @@ class ConvReluFuser {
         if ((match = ir::matchAt(gm_, pattern, relu, &why))) break;
       }
       if (!match) continue;  // not a ReLU of a convolution: nothing to report
-      why = fusion_ == Fusion::kAddRelu      ? fuseAdd(*match)
-            : fusion_ == Fusion::kActivation ? fuseActivation(*match)
-                                             : fuse(*match);
+      why = fusion_ == Fusion::kAddRelu ? fuseAdd(*match)
+            : fusion_ == Fusion::kRelu  ? fuse(*match)
+                                        : fuseActivation(*match);
       if (why.empty()) {
         result_.add("fused");
       } else {
-        spdlog::debug("{}: not fusing {}: {}",
-                      fusion_ == Fusion::kAddRelu      ? "conv-add-relu"
-                      : fusion_ == Fusion::kActivation ? "conv-act"
-                                                       : "conv-relu",
-                      relu->name(), why);
+        spdlog::debug("{}: not fusing {}: {}", passName(), relu->name(), why);
         result_.add("refused");
       }
     }
@@ -137,6 +171,20 @@ class ConvReluFuser {
   }
 
  private:
+  const char* passName() const {
+    switch (fusion_) {
+      case Fusion::kRelu:
+        return "conv-relu";
+      case Fusion::kAddRelu:
+        return "conv-add-relu";
+      case Fusion::kActivation:
+        return "conv-act";
+      case Fusion::kLinearActivation:
+        return "linear-act";
+    }
+    return "";
+  }
+
   // The conv takes the ReLU's place: its module retyped, the ReLU's uses and output name.
   void replace(ir::Node* conv, ir::Node* relu, const std::string& type) {
     gm_.findModule(conv->target())->setType(type);
@@ -175,13 +223,16 @@ class ConvReluFuser {
       tensors = activation->tensors();
       attributes = &activation->attributes();
     } else {
-      for (const auto& [target, module_type] : fusedFunctions()) {
+      for (const auto& [target, module_type] : fusedFunctions(true)) {
         if (target == act->target()) type = module_type;
       }
       for (const char* bound : {"min", "max"}) {
         if (auto tensor = match.constant(bound)) tensors.emplace_back(bound, tensor);
       }
     }
+    // A GELU recognized from its ops keeps the constants the recognizer proved (√2, 1, ½) for
+    // export's record; its kernel, and the fused one, compute GELU from `approximate` alone.
+    if (type == "GELU") tensors.clear();
     for (auto& [name, tensor] : tensors) {
       auto values = ir::tensorValues(*tensor);
       if (type != "Hardtanh" || (name != "min" && name != "max"))
@@ -192,15 +243,15 @@ class ConvReluFuser {
     }
     ir::Kwargs merged = fused->attributes();
     for (const auto& [key, value] : *attributes) {
-      if (!carriedAttribute(type, key) || value.kind() != ir::Argument::Kind::kFloat)
-        return "the activation has an attribute '" + key + "' conv-act does not carry";
+      if (!carriedAttribute(type, key, value.kind()))
+        return "the activation has an attribute '" + key + "' " + passName() + " does not carry";
       merged.emplace_back("activation_" + key, value);
     }
     merged.emplace_back("activation", ir::Argument(type));
     fused->attributes() = std::move(merged);
     for (auto& [name, tensor] : tensors) fused->setTensor(name, tensor);
     std::vector<ir::Node*> bounds = match.constant_nodes;
-    replace(conv, act, "ConvAct2d");
+    replace(conv, act, fusion_ == Fusion::kLinearActivation ? "LinearAct" : "ConvAct2d");
     for (ir::Node* bound : bounds) {
       if (bound->users().empty()) gm_.graph().eraseNode(bound);
     }
@@ -258,6 +309,15 @@ RegisterPass conv_act{{"conv-act",
                        [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
                          return ConvReluFuser(gm, Fusion::kActivation).run();
                        }}};
+
+RegisterPass linear_act{
+    {"linear-act",
+     "fuses a Linear (a plain product, with or without bias) with the "
+     "activation after it (GELU, ReLU and conv-act's) into LinearAct: one kernel",
+     {},
+     [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
+       return ConvReluFuser(gm, Fusion::kLinearActivation).run();
+     }}};
 
 }  // namespace
 }  // namespace fxc::passes

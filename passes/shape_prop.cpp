@@ -159,10 +159,11 @@ bool shapedByShapesAlone(std::string_view op) {
 }
 
 // Module types fxc makes itself (fusions, observers): their outputs have their input's shape or
-// a convolution's.
+// a convolution's or a Linear's.
 bool isFxcModule(const std::string& type) {
-  return type == "ConvReLU2d" || type == "ConvAddReLU2d" || type == "ConvAct2d" || type == "SiLU" ||
-         type == "MinMaxObserver" || type == "HistogramObserver";
+  return type == "ConvReLU2d" || type == "ConvAddReLU2d" || type == "ConvAct2d" ||
+         type == "LinearAct" || type == "SiLU" || type == "MinMaxObserver" ||
+         type == "HistogramObserver";
 }
 
 // Which of `node`'s arguments shape its output through their values: all of them when unknown.

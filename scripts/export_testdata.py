@@ -61,10 +61,10 @@ def narrow(model, torch, factor):
 
 
 def export(torch, model, path, example, input_names=("input",), output_names=("output",),
-           dynamic_batch=False):
+           dynamic_batch=False, opset=13, fold=False):
     axes = {name: {0: "N"} for name in (*input_names, *output_names)} if dynamic_batch else None
-    torch.onnx.export(model, example, path, opset_version=13,
-                      training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False,
+    torch.onnx.export(model, example, path, opset_version=opset,
+                      training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=fold,
                       input_names=list(input_names), output_names=list(output_names),
                       dynamic_axes=axes)
     onnx.checker.check_model(onnx.load(path))
@@ -133,6 +133,41 @@ def torch_models(torch, torchvision):
     torchfx_views(torch, adds, "seed_three_adds")
     export(torch, adds, os.path.join(MODELS, "seed_three_adds.onnx"),
            (torch.randn(2, 3), torch.randn(2, 3)), ("x", "y"), ("out0", "out1", "out2"))
+
+
+def activation_mlp_models(torch):
+    """Linear layers followed by each kind of activation, for linear-act: GELU (exact and tanh),
+    ReLU without a bias, SiLU as a function; a Linear read twice (not fused), a Linear and GELU on
+    a rank-3 input. At opset 13 without constant folding (Transpose → MatMul → Add; GELU as
+    torch.onnx writes it, Div/Erf/Add/Mul/Mul) and at opset 17 with folding (MatMul on the
+    transposed weight)."""
+    torch.manual_seed(3)
+
+    class ActivationMLP(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(16, 32)
+            self.act1 = torch.nn.GELU()
+            self.fc2 = torch.nn.Linear(32, 32)
+            self.act2 = torch.nn.GELU(approximate="tanh")
+            self.fc3 = torch.nn.Linear(32, 24, bias=False)
+            self.act3 = torch.nn.ReLU()
+            self.fc4 = torch.nn.Linear(24, 24)
+            self.fc5 = torch.nn.Linear(24, 24)
+            self.fc6 = torch.nn.Linear(24, 8)
+
+        def forward(self, x):
+            h = self.act2(self.fc2(self.act1(self.fc1(x))))
+            h = torch.nn.functional.silu(self.fc4(self.act3(self.fc3(h))))
+            g = self.fc5(h)  # read twice: the GELU may not take it over
+            return self.fc6(torch.nn.functional.gelu(g) + g)
+
+    model = ActivationMLP().eval()
+    x = torch.randn(2, 5, 16)
+    with torch.no_grad():
+        export(torch, model, os.path.join(MODELS, "activation_mlp.onnx"), x)
+        export(torch, model, os.path.join(MODELS, "activation_mlp_folded.onnx"), x, opset=17,
+               fold=True)
 
 
 def qat_model(torch):
@@ -602,6 +637,7 @@ def main():
     import torch
     import torchvision
     torch_models(torch, torchvision)
+    activation_mlp_models(torch)
     qat_model(torch)
     hand_made_models()
     data_shapes_model()

@@ -497,7 +497,9 @@ std::string countsText(const passes::PassResult& result) {
 void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
   cmd.add_option("-O", flags.optimize,
                  "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
-                 "simplify, conv-bn, conv-add-relu, conv-relu, conv-act; -v lists what each did); 0: the "
+                 "simplify, conv-bn, conv-add-relu, conv-relu, conv-act, linear-act; -v lists what "
+                 "each did); "
+                 "0: the "
                  "graph as written")
       ->option_text("LEVEL")
       ->check(CLI::Range(0, 1));
@@ -514,7 +516,10 @@ std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec:
   }
   for (const char* spec : {"simplify", "conv-bn", "conv-add-relu", "conv-relu"})
     specs.push_back(spec);
-  if (backend != exec::Backend::kCudnn) specs.push_back("conv-act");  // no cuDNN kernel for it
+  if (backend != exec::Backend::kCudnn) {  // no cuDNN kernels for them
+    specs.push_back("conv-act");
+    specs.push_back("linear-act");
+  }
   return parsePasses(specs);
 }
 

@@ -242,7 +242,7 @@ const std::string& fusedActivation(const KernelContext& c, ir::Kwargs& attribute
   static const std::string prefix = "activation_";
   const ir::Argument* type = c.attribute("activation");
   if (!type || type->kind() != ir::Argument::Kind::kString)
-    throw ExecError("a fused convolution without its activation");
+    throw ExecError("a fused module without its activation");
   attributes.clear();
   for (const auto& [key, value] : c.attributes()) {
     if (key.compare(0, prefix.size(), prefix) == 0)

@@ -986,6 +986,8 @@ Kernel reduction(Kernel reference) {
 // when M changes. Anything else runs `previous`.
 // A module's weight (and bias) packed into the plan is all the node needs while the plan fits:
 // the interpreter's copy is given back (`released`), and runs with the same M do not ask for it.
+// LinearAct (linear-act) is the same product with its activation as the primitive's eltwise
+// post-op, applied as each block of the output is written.
 struct LinearPlan {
   int64_t m = 0, k = 0, n = 0;
   dnnl::matmul primitive;
@@ -1010,8 +1012,8 @@ std::vector<Value> runLinear(const LinearPlan& plan, const Value& a) {
   return {std::move(y)};
 }
 
-Kernel linear(Kernel previous) {
-  return [previous](const KernelContext& c) -> std::vector<Value> {
+Kernel linear(Kernel previous, bool with_activation) {
+  return [previous, with_activation](const KernelContext& c) -> std::vector<Value> {
     const Value& a = c.input(0);
     // The plan made on the module's weight: everything but A was checked when it was made.
     const LinearPlan* kept = c.keptPlan<LinearPlan>();
@@ -1037,6 +1039,8 @@ Kernel linear(Kernel previous) {
     if (b && (!b->isFloat() || b->native || b->numel() != n || b->shape.size() > 2 ||
               (b->shape.size() == 2 && b->shape[0] != 1)))
       return previous(c);  // a bias per row: the general path
+    std::optional<Eltwise> post;
+    if (with_activation && !(post = postOpOf(c))) return previous(c);
     int64_t m = a.numel() / k;
     LinearPlan& plan = c.plan<LinearPlan>(
         [&](const LinearPlan& p) { return p.m == m; },
@@ -1053,7 +1057,13 @@ Kernel linear(Kernel previous) {
             memory::desc bias_desc =
                 b ? memory::desc(dimsOf({1, n}), kF32, Tag::ab) : memory::desc();
             dnnl::matmul::desc desc(p->src, weights_any, bias_desc, p->dst);
-            dnnl::matmul::primitive_desc pd(desc, engine());
+            dnnl::primitive_attr attr;
+            if (post) {
+              dnnl::post_ops ops;
+              ops.append_eltwise(1.0f, post->algorithm, post->alpha, post->beta);
+              attr.set_post_ops(ops);
+            }
+            dnnl::matmul::primitive_desc pd(desc, attr, engine());
             p->primitive = dnnl::matmul(pd);
             // The weight as stored: [K, N], or [N, K] read transposed.
             memory user(memory::desc(dimsOf({k, n}), kF32, trans_b ? Tag::ba : Tag::ab), engine(),
@@ -1228,7 +1238,8 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.amax"}, reduction<dnnl::algorithm::reduction_max>);
   wrap(t, {"torch.amin"}, reduction<dnnl::algorithm::reduction_min>);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
-  wrap(t, {"module:Linear", "onnx.Gemm"}, linear);
+  wrap(t, {"module:Linear", "onnx.Gemm"}, [](const Kernel& r) { return linear(r, false); });
+  wrap(t, {"module:LinearAct"}, [](const Kernel& r) { return linear(r, true); });
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
   wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
   wrap(t, {"onnx.Gather"}, gatherByBlocks);

@@ -41,7 +41,7 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 // Row-major strides of a shape.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& shape);
 const Value& requireFloat(const Value& value, const char* what);
-// A fused convolution's activation (ConvAct2d): its module type, and in `attributes` its own
+// A fused module's activation (ConvAct2d, LinearAct): its module type, and in `attributes` its own
 // attributes (the module's activation_* ones, the prefix dropped). activationContext is the
 // node seen as that activation over `inputs`, its tensors the module's activation_* ones.
 const std::string& fusedActivation(const KernelContext& c, ir::Kwargs& attributes);

@@ -180,15 +180,19 @@ std::vector<Value> convRelu(const KernelContext& c) {
   return y;
 }
 
-// ConvAct2d: act(conv(x)), the activation's reference kernel run on the convolution's output
-// with its parameters (the module's activation_* attributes and tensors).
-std::vector<Value> convActivation(const KernelContext& c) {
-  std::vector<Value> y = conv2d(c.withInputs({&c.input(0)}));
-  ir::Kwargs attributes;
-  const std::string& activation = fusedActivation(c, attributes);
-  auto it = referenceKernels().find("module:" + activation);
-  if (it == referenceKernels().end()) throw ExecError("unsupported: activation " + activation);
-  return it->second(activationContext(c, {&y[0]}, attributes));
+// ConvAct2d and LinearAct: act(base(x)), the activation's reference kernel run on the
+// convolution's or the Linear's output with its parameters (the module's activation_*
+// attributes and tensors).
+Kernel thenActivation(Kernel base) {
+  return [base](const KernelContext& c) {
+    if (c.inputCount() != 1) throw ExecError("takes 1 input");
+    std::vector<Value> y = base(c.withInputs({&c.input(0)}));
+    ir::Kwargs attributes;
+    const std::string& activation = fusedActivation(c, attributes);
+    auto it = referenceKernels().find("module:" + activation);
+    if (it == referenceKernels().end()) throw ExecError("unsupported: activation " + activation);
+    return it->second(activationContext(c, {&y[0]}, attributes));
+  };
 }
 
 std::vector<Value> convTranspose2d(const KernelContext& c) {
@@ -607,13 +611,14 @@ void addNeuralNetKernels(KernelTable& t) {
   add(t, {"module:AvgPool1d", "torch.nn.functional.avg_pool1d"}, liftTo2d(pool2d<false>));
   add(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv2d);
   add(t, {"module:ConvReLU2d", "module:ConvAddReLU2d"}, convRelu);
-  add(t, {"module:ConvAct2d"}, convActivation);
+  add(t, {"module:ConvAct2d"}, thenActivation(conv2d));
   add(t, {"module:ConvTranspose2d", "torch.nn.functional.conv_transpose2d"}, convTranspose2d);
   add(t,
       {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",
        "torch.nn.functional.batch_norm"},
       batchNorm);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(referenceProduct));
+  add(t, {"module:LinearAct"}, thenActivation(gemmKernel(referenceProduct)));
   add(t, {"operator.matmul"}, matmulKernel(referenceProduct));
   add(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pool2d<true>);
   add(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pool2d<false>);

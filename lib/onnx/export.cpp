@@ -4,7 +4,9 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -493,8 +495,8 @@ class Exporter {
       setOutputs(node, relu, nullptr);
       return;
     }
-    if (module->type() == "ConvAct2d") {
-      emitConvActivation(node, *module);
+    if (module->type() == "ConvAct2d" || module->type() == "LinearAct") {
+      emitFusedActivation(node, *module);
       return;
     }
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
@@ -505,17 +507,21 @@ class Exporter {
     setOutputs(node, out, nullptr);
   }
 
-  // ConvAct2d (conv-act) written back as its ops, at the model's opset: the Conv, then the
-  // activation — Clip (bounds as inputs from opset 11, as attributes before, as the module had
-  // them), LeakyRelu, Sigmoid, Tanh, HardSwish (opset 14+; before, HardSigmoid(1/6, 1/2) · x)
-  // or SiLU as Sigmoid · x.
-  void emitConvActivation(const ir::Node& node, const ir::Module& module) {
+  // ConvAct2d (conv-act) and LinearAct (linear-act) written back as their ops, at the model's
+  // opset: the Conv, or the Linear as MatMul (of the weight as stored, or through a Transpose of
+  // it when transB) and the Add of its bias — valid at any rank of the input, which Gemm is not;
+  // then the activation — Clip (bounds as inputs from opset 11, as attributes before, as the
+  // module had them), LeakyRelu, Sigmoid, Tanh, Relu, HardSwish (opset 14+; before,
+  // HardSigmoid(1/6, 1/2) · x), SiLU as Sigmoid · x, GELU as its formula in plain ops.
+  void emitFusedActivation(const ir::Node& node, const ir::Module& module) {
     static const std::string prefix = "activation_";
+    const std::string& fused_type = module.type();
+    bool linear = fused_type == "LinearAct";
     if (node.args().size() != 1)
-      throw ModelError("node '" + node.name() + "': ConvAct2d takes 1 argument");
+      throw ModelError("node '" + node.name() + "': " + fused_type + " takes 1 argument");
     const ir::Argument* type = module.attribute("activation");
     if (!type || type->kind() != ir::Argument::Kind::kString)
-      throw ModelError("node '" + node.name() + "': ConvAct2d without its activation");
+      throw ModelError("node '" + node.name() + "': " + fused_type + " without its activation");
     const std::string& activation = type->toString();
     ir::Kwargs conv_attributes, activation_attributes;
     for (const auto& [key, value] : module.attributes()) {
@@ -526,9 +532,11 @@ class Exporter {
         conv_attributes.emplace_back(key, value);
     }
     std::string base = value_.at(&node);
-    NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
-    conv.add_output(unique(base + "_conv"));
-    std::string x = conv.output(0);
+    std::string x = linear ? emitLinearProduct(node, module, conv_attributes, base) : [&] {
+      NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
+      conv.add_output(unique(base + "_conv"));
+      return conv.output(0);
+    }();
     auto op = [&](const std::string& type_name, const std::string& suffix,
                   std::vector<std::string> inputs) -> NodeProto& {
       NodeProto& out = *graph_->add_node();
@@ -568,11 +576,99 @@ class Exporter {
       gated(gate);
     } else if (activation == "SiLU") {
       gated(op("Sigmoid", "_sigmoid", {x}));
+    } else if (activation == "ReLU") {
+      last = &op("Relu", "_relu", {x});
+    } else if (activation == "GELU") {
+      // As ops every opset since 9 has (Gelu is opset 20's): exact, x · (erf(x / √2) + 1) · ½;
+      // tanh, x · (tanh(√(2/π) · (x + 0.044715 · x³)) + 1) · ½.
+      std::string approximate = "none";
+      for (const auto& [key, value] : activation_attributes) {
+        if (key == "approximate")
+          approximate = value.kind() == ir::Argument::Kind::kString ? value.toString() : "?";
+      }
+      auto step = [&](const std::string& op_type, const std::string& suffix,
+                      std::vector<std::string> inputs) -> std::string {
+        NodeProto& out = op(op_type, "_" + suffix, std::move(inputs));
+        out.add_output(unique(base + "_" + suffix));
+        return out.output(0);
+      };
+      std::string gate;
+      if (approximate == "none") {
+        std::string scaled = step("Div", "div", {x, scalarName(std::sqrt(2.0f), "sqrt2")});
+        gate = step("Erf", "erf", {scaled});
+      } else if (approximate == "tanh") {
+        std::string square = step("Mul", "square", {x, x});
+        std::string cube = step("Mul", "cube", {square, x});
+        std::string scaled_cube = step("Mul", "cube_scaled", {cube, scalarName(0.044715f, "c")});
+        std::string inner = step("Add", "inner", {x, scaled_cube});
+        std::string scaled = step(
+            "Mul", "inner_scaled",
+            {inner, scalarName(static_cast<float>(std::sqrt(2.0 / 3.14159265358979323846)), "k")});
+        gate = step("Tanh", "tanh", {scaled});
+      } else {
+        throw ModelError("node '" + node.name() + "': GELU with approximate='" + approximate +
+                         "', which export does not know");
+      }
+      std::string plus_one = step("Add", "add", {gate, scalarName(1.0f, "one")});
+      std::string product = step("Mul", "mul", {x, plus_one});
+      last = &op("Mul", "_half", {product, scalarName(0.5f, "half")});
     } else {
-      throw ModelError("node '" + node.name() + "': ConvAct2d with activation " + activation +
-                       ", which export does not know");
+      throw ModelError("node '" + node.name() + "': " + fused_type + " with activation " +
+                       activation + ", which export does not know");
     }
     setOutputs(node, *last, nullptr);
+  }
+
+  // A LinearAct's product: MatMul(x, W) or MatMul(x, Transpose(W)) when transB, then Add(bias)
+  // when it has one. Returns the value it leaves.
+  std::string emitLinearProduct(const ir::Node& node, const ir::Module& module,
+                                const ir::Kwargs& attributes, const std::string& base) {
+    bool trans_b = false;
+    for (const auto& [key, value] : attributes) {
+      using K = ir::Argument::Kind;
+      if (key == "transB" && value.kind() == K::kInt) {
+        trans_b = value.toInt() != 0;
+      } else if (!((key == "transA" && value.kind() == K::kInt && value.toInt() == 0) ||
+                   ((key == "alpha" || key == "beta") && value.kind() == K::kFloat &&
+                    value.toFloat() == 1.0))) {
+        throw ModelError("node '" + node.name() + "': LinearAct with attribute " + key +
+                         ", which export does not write");
+      }
+    }
+    auto weight = module.tensor("weight");
+    if (!weight) throw ModelError("node '" + node.name() + "': LinearAct without its weight");
+    std::string w = tensorName(weight, node.target() + ".weight");
+    auto step = [&](const std::string& op_type, const std::string& suffix,
+                    std::vector<std::string> inputs) -> NodeProto& {
+      NodeProto& out = *graph_->add_node();
+      out.set_op_type(op_type);
+      out.set_name(node.name() + (suffix.empty() ? "" : "_" + suffix));
+      for (const auto& input : inputs) out.add_input(input);
+      out.add_output(unique(base + "_" + (suffix.empty() ? "linear" : suffix)));
+      return out;
+    };
+    if (trans_b) {
+      NodeProto& transpose = step("Transpose", "weight_t", {w});
+      writeAttributes(
+          {{"perm", ir::Argument::list({ir::Argument(int64_t{1}), ir::Argument(int64_t{0})})}},
+          transpose, node);
+      w = transpose.output(0);
+    }
+    std::string y = step("MatMul", "", {valueOf(node.args()[0], node), w}).output(0);
+    if (auto bias = module.tensor("bias"))
+      y = step("Add", "bias", {y, tensorName(bias, node.target() + ".bias")}).output(0);
+    return y;
+  }
+
+  // An initializer holding one float32 `value` (written once per value).
+  const std::string& scalarName(float value, const std::string& fallback) {
+    auto it = scalar_names_.find(value);
+    if (it != scalar_names_.end()) return it->second;
+    auto tensor = std::make_shared<ir::Tensor>();
+    tensor->dtype = ir::DType::kFloat32;
+    tensor->setBytes(std::string(reinterpret_cast<const char*>(&value), sizeof value));
+    made_tensors_.push_back(tensor);
+    return scalar_names_.emplace(value, tensorName(tensor, fallback)).first->second;
   }
 
   // A node `op` reading `args` and then the module's tensors in the op's parameter slots, with
@@ -650,6 +746,9 @@ class Exporter {
   std::unordered_map<const ir::Node*, std::string> value_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<const ir::Tensor*, std::string> tensor_names_;
+  // The scalars export itself writes (a GELU's constants before opset 20), by value.
+  std::map<float, std::string> scalar_names_;
+  std::vector<std::shared_ptr<ir::Tensor>> made_tensors_;
   std::unordered_map<const ir::Tensor*, std::string> tensor_paths_;  // the first get_attr target
   std::unordered_map<std::string, std::string> alias_names_;         // other targets: Identity
 };

@@ -3,7 +3,9 @@
 # with -o passes ONNX's checker, reads back as the same Conv/Add/Relu/activation pattern as the
 # conv-bn-only model (fusing it again fuses as many), and computes what the original computes.
 # The MobileNets' ReLU6 (Clip with constant bounds; read back as torch.clamp) and Hardswish
-# (HardSigmoid · x at opset 13) go through conv-act.
+# (HardSigmoid · x at opset 13) go through conv-act. Then linear-act on the transformer layers
+# (Linear → ReLU) and on an MLP of Linear → GELU/ReLU (written back as MatMul, Add and the
+# activation's ops: GELU's erf formula), the same checks.
 #   fused_export.sh FXC NPY_COMPARE
 set -u
 fxc=$1
@@ -36,5 +38,22 @@ for model in resnet18_narrow squeezenet1_1_narrow mobilenet_v2_narrow mobilenet_
   "$fxc" run -q "$work/fused.onnx" --output-dir "$work/b" >/dev/null || fail "$model: run fused"
   "$compare" "$work/b/output.npy" "$work/a/output.npy" 1e-5 1e-4 >"$work/cmp.txt" ||
     fail "$model: the fused export computes another function: $(cat "$work/cmp.txt")"
+done
+for model in activation_mlp activation_mlp_folded transformer_encoder_layer \
+  transformer_encoder_layer_unfolded transformer_decoder_layer; do
+  src=testdata/models/$model.onnx
+  "$fxc" fuse "$src" --pass simplify --pass linear-act --verify --check -o "$work/fused.onnx" \
+    2>"$work/fuse.txt" >/dev/null || fail "$model: fusing: $(cat "$work/fuse.txt")"
+  grep -q "linear-act: fused" "$work/fuse.txt" || fail "$model: nothing fused: $(cat "$work/fuse.txt")"
+  "$fxc" fuse "$work/fused.onnx" --pass linear-act --verify 2>"$work/again.txt" >/dev/null ||
+    fail "$model: fusing the fused export: $(cat "$work/again.txt")"
+  rm -rf "$work/a" "$work/b"
+  "$fxc" run -q "$src" --no-recognize --backend reference --output-dir "$work/a" >/dev/null ||
+    fail "$model: run original"
+  "$fxc" run -q "$work/fused.onnx" --output-dir "$work/b" >/dev/null || fail "$model: run fused"
+  for out in "$work"/a/*.npy; do
+    "$compare" "$work/b/${out##*/}" "$out" 1e-5 1e-4 >"$work/cmp.txt" ||
+      fail "$model: the fused export computes another function: $(cat "$work/cmp.txt")"
+  done
 done
 echo ok

@@ -3,6 +3,7 @@
 #include "exec/cudnn/backend.h"
 
 #include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "exec/interpreter.h"
 #include "ir/graph_module.h"
+#include "onnx/export.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
 #include "test_models.h"
@@ -900,6 +902,89 @@ TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution t
         REQUIRE_MESSAGE(got.ok(), got.error());
         CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
       }
+    }
+  }
+}
+
+TEST_CASE(
+    "LinearAct: oneDNN's post-op, the reference and the written ops equal Linear then the "
+    "activation") {
+  struct Act {
+    const char* type;
+    ir::Kwargs attributes;  // the activation module's
+  };
+  const std::vector<Act> acts = {
+      {"GELU", {{"approximate", ir::Argument("none")}}},
+      {"GELU", {{"approximate", ir::Argument("tanh")}}},
+      {"GELU", {}},
+      {"ReLU", {}},
+      {"Hardtanh", {{"min", ir::Argument(-0.5)}, {"max", ir::Argument(1.5)}}},
+      {"LeakyReLU", {{"alpha", ir::Argument(0.2)}}},
+      {"Hardswish", {}},
+      {"SiLU", {}},
+      {"Sigmoid", {}},
+      {"Tanh", {}}};
+  struct Shape {
+    int64_t trans_b;
+    std::vector<int64_t> a, w;
+    bool bias;
+  };
+  const std::vector<Shape> shapes = {{1, {4, 7}, {5, 7}, true},          // nn.Linear, Gemm-like
+                                     {0, {2, 3, 6}, {6, 8}, true},       // MatMul + Add, rank 3
+                                     {1, {2, 2, 3, 6}, {8, 6}, false}};  // no bias, rank 4
+  for (const Shape& shape : shapes) {
+    for (const Act& act : acts) {
+      std::string type = act.type;
+      CAPTURE(shape.a.size());
+      CAPTURE(type);
+      CAPTURE(act.attributes.size());
+      auto make = [&](bool fused) {
+        auto gm = std::make_unique<ir::GraphModule>();
+        ir::Module* linear = gm->addModule("fc", fused ? "LinearAct" : "Linear");
+        linear->setTensor("weight", tensor(shape.w, 61));
+        int64_t n = shape.trans_b ? shape.w[0] : shape.w[1];
+        if (shape.bias) linear->setTensor("bias", tensor({n}, 62));
+        linear->attributes() = {{"transB", ir::Argument(shape.trans_b)}};
+        if (fused) {
+          for (const auto& [key, value] : act.attributes)
+            linear->attributes().emplace_back("activation_" + key, value);
+          linear->attributes().emplace_back("activation", ir::Argument(std::string(act.type)));
+        } else {
+          gm->addModule("act", act.type)->attributes() = act.attributes;
+        }
+        ir::Graph& g = gm->graph();
+        ir::Node* x = g.placeholder("x");
+        x->meta.value_name = "x";
+        ir::Node* y = g.callModule("fc", {x});
+        g.output(fused ? y : g.callModule("act", {y}));
+        gm->opset = 13;
+        return gm;
+      };
+      auto unfused = make(false), fused = make(true);
+      std::vector<Value> inputs = {input(shape.a, 5)};
+      auto want = Interpreter(*unfused, Backend::kReference).run(inputs);
+      REQUIRE_MESSAGE(want.ok(), want.error());
+      for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+        auto got = Interpreter(*fused, backend).run(inputs);
+        REQUIRE_MESSAGE(got.ok(), got.error());
+        CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-5);
+      }
+      // Export writes MatMul (through a Transpose when transB), Add and the activation's ops;
+      // read back as plain ops (no recognition), they compute the same.
+      auto exported = fxc::onnx::exportModel(*fused);
+      REQUIRE_MESSAGE(exported.ok(), exported.error());
+      exported.value().materialize();
+      std::string bytes;
+      REQUIRE(exported.value().proto->SerializeToString(&bytes));
+      auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
+      REQUIRE_MESSAGE(loaded.ok(), loaded.error());
+      fxc::onnx::TraceOptions options;
+      options.recognize = false;
+      auto again = fxc::onnx::trace(loaded.take(), options);
+      REQUIRE_MESSAGE(again.ok(), again.error());
+      auto got = Interpreter(*again.value(), Backend::kReference).run(inputs);
+      REQUIRE_MESSAGE(got.ok(), got.error());
+      CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-6);
     }
   }
 }
