@@ -10,14 +10,16 @@
 # and runs it once for each (fxc run; node with ONNX Runtime; python with torch: each includes
 # its runtime's own footprint); then the geometric mean of fxc/ORT per batch and thread count.
 # The exports have a fixed batch, so each batch is its own export (zoo.py --batch 8). PyTorch runs
-# --torch-runs times (default 3): Debian's eager torch is 10-40x slower than the others here.
-#   scripts/bench_zoo.sh [--runs N] [--torch-runs N] [--models "vit_b_16 swin_t ..."]
+# --torch-runs times (default 3): Debian's eager torch is 10-40x slower than the others here;
+# --no-torch leaves its columns out (at batch 8 its transformers take minutes a run).
+#   scripts/bench_zoo.sh [--runs N] [--torch-runs N | --no-torch] [--models "vit_b_16 swin_t ..."]
 #                        [--threads "1 N"] [--batches "1 8"]
 # Needs torch + torchvision (zoo.py, the PyTorch column) and npm (ONNX Runtime); not run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=10
 torch_runs=3
+with_torch=1
 batches="1 8"
 all=$(nproc)
 threads_list="1 $all"
@@ -29,10 +31,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --torch-runs) torch_runs="$2"; shift 2 ;;
+    --no-torch) with_torch=0; shift ;;
     --batches) batches="$2"; shift 2 ;;
     --models) models="$2"; shift 2 ;;
     --threads) threads_list="$2"; shift 2 ;;
-    *) echo "usage: $0 [--runs N] [--torch-runs N] [--models LIST] [--threads LIST] [--batches LIST]" >&2
+    *) echo "usage: $0 [--runs N] [--torch-runs N | --no-torch] [--models LIST] [--threads LIST] [--batches LIST]" >&2
        exit 2 ;;
   esac
 done
@@ -87,16 +90,20 @@ for model in $models; do
         --format json 2>/dev/null | field 'fused["median_ms"]')
       ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" "$threads" \
         "$runs" | field median_ms)
-      torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$threads" "$torch_runs" "$batch" |
-        field median_ms)
+      torch_ms=- torch_mb=- torch_ratio=-
+      if [ "$with_torch" = 1 ]; then
+        torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$threads" "$torch_runs" "$batch" |
+          field median_ms)
+        torch_mb=$(OMP_NUM_THREADS=$threads peak_mb "$python" "$work/torch_time.py" "$model" \
+          "$threads" 1 "$batch")
+        torch_ratio=$(awk "BEGIN {printf \"%.2fx\", $fxc_ms / $torch_ms}")
+      fi
       fxc_mb=$(peak_mb ./build/fxc run -q "$file" --threads "$threads")
       ort_mb=$(NODE_PATH="$ort/node_modules" peak_mb node scripts/ort/time.js "$file" "$batch" \
         "$threads" 1)
-      torch_mb=$(OMP_NUM_THREADS=$threads peak_mb "$python" "$work/torch_time.py" "$model" \
-        "$threads" 1 "$batch")
       ratio=$(awk "BEGIN {print $fxc_ms / $ort_ms}")
-      printf '%-31s %5s %3s | %10s %10s %10s | %6.2fx %6.2fx | %8s %8s %8s\n' "$model" "$batch" \
-        "$threads" "$fxc_ms" "$ort_ms" "$torch_ms" "$ratio" "$(awk "BEGIN {print $fxc_ms / $torch_ms}")" \
+      printf '%-31s %5s %3s | %10s %10s %10s | %6.2fx %7s | %8s %8s %8s\n' "$model" "$batch" \
+        "$threads" "$fxc_ms" "$ort_ms" "$torch_ms" "$ratio" "$torch_ratio" \
         "$fxc_mb" "$ort_mb" "$torch_mb"
       key="$batch/$threads"
       logsum[$key]=$(awk "BEGIN {print ${logsum[$key]:-0} + log($ratio)}")
