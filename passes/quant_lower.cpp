@@ -8,6 +8,8 @@
 //     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
 //
 //   %p = max_pool(%v);  %y = QuantizeLinear(%p, ...)  ⇒  %q = QuantizeLinear(%v, ...); max_pool(%q)
+//     (and so for the ops that only move elements: flatten, reshape, permute, squeeze,
+//     unsqueeze, cat — each of cat's operands gets its own Q)
 //   %y = QuantizeLinear(DequantizeLinear(%q, s, z), s, z)  ⇒  %q
 //
 // What each rewrite keeps, from the graph's own values:
@@ -24,8 +26,10 @@
 //   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere;
 //   an integer clamp right after the Q (torch.onnx's reduced-range fake-quantize) joins it.
 //   Exact.
-// - MaxPool commutes with any monotone map (a QuantizeLinear): exact; the pooling then runs on
-//   8-bit integers.
+// - MaxPool commutes with any monotone map (a QuantizeLinear), and an op that only moves
+//   elements (Flatten, Reshape, Transpose, Squeeze, Unsqueeze, Concat) with any elementwise one:
+//   exact; the op then runs on 8-bit integers. A per-tensor Q only (one scale: a per-axis Q's
+//   axis would move with the elements).
 // - QuantizeLinear(DequantizeLinear(q)) with the same scale and zero point is q: (q − z)·s/s is
 //   within an ulp of the integer q − z, which rounding restores. Exact.
 // Anything else stays as it was and runs as before.
@@ -63,9 +67,15 @@ class Lowering {
   explicit Lowering(ir::GraphModule& gm) : gm_(gm) {}
 
   PassResult run() {
-    std::vector<ir::Node*> quantizes = nodesOf("onnx.QuantizeLinear");
-    for (ir::Node* q : quantizes) {
-      if (swapMaxPool(q)) result_.add("max-pool");
+    // Innermost first: Q(flatten(max_pool(v))) moves twice.
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
+        if (const char* what = swapQuantize(q)) {
+          result_.add(what);
+          moved = true;
+        }
+      }
     }
     for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
       if (dropRoundTrip(q)) result_.add("requantize");
@@ -204,37 +214,75 @@ class Lowering {
     }
   }
 
-  // Q(max_pool(v)) ⇒ max_pool(Q(v)) when the pooling's only user is the Q.
-  bool swapMaxPool(ir::Node* q) {
-    ir::Node* pool = (nodeArg(q, 0));
-    if (!isMaxPool(pool) || pool->users().size() != 1 || pool->args().size() != 1 ||
-        !pool->args()[0].isNode() || !scalarParams(q, 1))
-      return false;
-    std::vector<ir::Argument> args = q->args();
-    args[0] = pool->args()[0];
-    ir::Node* moved;
-    {
-      auto guard = gm_.graph().insertingBefore(pool);
-      moved = gm_.graph().callFunction("onnx.QuantizeLinear", std::move(args), q->kwargs());
+  // The arguments of `node` that hold the elements it moves or selects, when a per-tensor Q
+  // commutes with it (the others are shapes, axes); empty when it does not.
+  std::vector<size_t> elementArgs(const ir::Node* node) {
+    if (!node || node->args().empty()) return {};
+    if (isMaxPool(node))
+      return node->args().size() == 1 ? std::vector<size_t>{0} : std::vector<size_t>{};
+    if (node->op() == ir::Opcode::kCallModule) {
+      const ir::Module* module = gm_.findModule(node->target());
+      bool flatten = module && module->type() == "Flatten" && module->tensors().empty();
+      return flatten && node->args().size() == 1 ? std::vector<size_t>{0} : std::vector<size_t>{};
     }
-    // The Q's scale and zero point may be defined after the pooling: they move up with it.
-    for (ir::Node* n = pool->next(); n != q; n = n->next()) {
-      if (n == moved->args()[1].toNode() ||
-          (moved->args().size() > 2 && moved->args()[2].isNode() &&
-           n == moved->args()[2].toNode())) {
-        ir::Node* constant = n;
-        n = n->prev();
-        gm_.graph().moveBefore(constant, moved);
+    for (const char* target :
+         {"torch.flatten", "torch.reshape", "torch.permute", "torch.squeeze", "torch.unsqueeze"}) {
+      if (isCall(node, target)) return {0};
+    }
+    if (isCall(node, "torch.cat")) {
+      std::vector<size_t> all(node->args().size());
+      for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+      return all;
+    }
+    return {};
+  }
+
+  // Q(op(v…)) ⇒ op(Q(v)…) when `op` commutes with Q (elementArgs) and the Q is its only user: the
+  // op then moves 8-bit integers. Returns what moved ("max-pool", "data movement"), or nullptr.
+  const char* swapQuantize(ir::Node* q) {
+    ir::Node* op = nodeArg(q, 0);
+    std::vector<size_t> moved_args = elementArgs(op);
+    if (moved_args.empty() || op->users().size() != 1 || !scalarParams(q, 1)) return nullptr;
+    for (size_t k : moved_args) {
+      if (!op->args()[k].isNode()) return nullptr;
+    }
+    // The Q's scale and zero point may be defined between the op and the Q: they move up before
+    // the op (a get_attr reads nothing; moving it earlier keeps every use after it).
+    std::vector<ir::Node*> between;
+    for (ir::Node* n = op->next(); n != q; n = n->next()) between.push_back(n);
+    for (ir::Node* n : between) {
+      bool param = false;
+      for (size_t k = 1; k < q->args().size(); ++k) param = param || nodeArg(q, k) == n;
+      if (!param) continue;
+      if (n->op() != ir::Opcode::kGetAttr) return nullptr;  // computed: left as it is
+    }
+    for (ir::Node* n : between) {
+      for (size_t k = 1; k < q->args().size(); ++k) {
+        if (nodeArg(q, k) == n) {
+          gm_.graph().moveBefore(n, op);
+          break;
+        }
       }
     }
-    moved->meta.dtype = q->meta.dtype;
-    moved->meta.shape = pool->args()[0].toNode()->meta.shape;
-    pool->setArgs({ir::Argument(moved)});
-    pool->meta.dtype = q->meta.dtype;
-    ir::takeOverValue(*pool, *q);
-    q->replaceAllUsesWith(pool);
+    std::vector<ir::Argument> op_args = op->args();
+    for (size_t k : moved_args) {
+      std::vector<ir::Argument> args = q->args();
+      args[0] = op_args[k];
+      ir::Node* quantized;
+      {
+        auto guard = gm_.graph().insertingBefore(op);
+        quantized = gm_.graph().callFunction("onnx.QuantizeLinear", std::move(args), q->kwargs());
+      }
+      quantized->meta.dtype = q->meta.dtype;
+      quantized->meta.shape = op_args[k].toNode()->meta.shape;
+      op_args[k] = ir::Argument(quantized);
+    }
+    op->setArgs(std::move(op_args));
+    op->meta.dtype = q->meta.dtype;
+    ir::takeOverValue(*op, *q);
+    q->replaceAllUsesWith(op);
     gm_.graph().eraseNode(q);
-    return true;
+    return isMaxPool(op) ? "max-pool" : "data movement";
   }
 
   // Q(DQ(q, s, z), s, z) ⇒ q (8-bit: scalarParams): (q − z)·s, |q − z| ≤ 255, is exact enough in
@@ -363,7 +411,7 @@ class Lowering {
     auto y = scalarParams(q, 1);
     if (!y) return (why = "the output is not quantized per tensor with constants"), false;
     auto [dx, dw, x, w_scales, channels] = *operands;
-    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,     x.zero_point_node,
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,      x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1),    nodeArg(dw, 2),
                                       y->scale_node,  y->zero_point_node};
     ir::Node* bias = nodeArg(conv, 2);
@@ -399,8 +447,9 @@ class Lowering {
     }
     // The addend must have the convolution's shape: both known, dimension by dimension (a
     // symbol equals only itself), so the add does not broadcast.
-    bool known = conv->meta.shape && std::none_of(conv->meta.shape->begin(), conv->meta.shape->end(),
-                                                  [](const std::string& d) { return d.empty(); });
+    bool known =
+        conv->meta.shape && std::none_of(conv->meta.shape->begin(), conv->meta.shape->end(),
+                                         [](const std::string& d) { return d.empty(); });
     std::vector<ir::Node*> fused = {conv};
     ir::Argument addend = ir::Argument();
     auto only_user = [](ir::Node* node) {
@@ -419,11 +468,12 @@ class Lowering {
       }
     }
     bool relu = false;
-    if (next && clampBounds(next) == std::pair{0.0f, INFINITY} && nodeArg(next, 0) == fused.back()) {
+    if (next && clampBounds(next) == std::pair{0.0f, INFINITY} &&
+        nodeArg(next, 0) == fused.back()) {
       relu = true;
       fused.push_back(next);
     }
-    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,  x.zero_point_node,
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,   x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1), nodeArg(dw, 2)};
     if (bias || !addend.isNone()) args.emplace_back(bias ? ir::Argument(bias) : ir::Argument());
     if (!addend.isNone()) args.push_back(addend);
@@ -459,8 +509,8 @@ class Lowering {
     if (gemm) {
       for (const auto& [key, arg] : node->kwargs()) {
         bool one = arg.kind() == ir::Argument::Kind::kFloat ? arg.toFloat() == 1.0
-                   : arg.kind() == ir::Argument::Kind::kInt  ? arg.toInt() == 1
-                                                             : false;
+                   : arg.kind() == ir::Argument::Kind::kInt ? arg.toInt() == 1
+                                                            : false;
         if ((key == "alpha" || key == "beta") && one) continue;
         if (key == "transA" && arg.kind() == ir::Argument::Kind::kInt && arg.toInt() == 0) continue;
         if (key == "transB" && arg.kind() == ir::Argument::Kind::kInt) {

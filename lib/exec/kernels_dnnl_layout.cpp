@@ -290,17 +290,22 @@ constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d
 
 // Concat where an input is native: oneDNN's concat into the layout it picks (blocked when the
 // inputs are), so the Fire, Inception and dense blocks' outputs reach the next convolution as
-// they are. Every input float32 of one rank; plain ones are read in place.
+// they are. Every input float32 of one rank (plain ones read in place), or all 8-bit integers
+// of one type (a lowered quantized model's: its result stays native).
 Kernel nativeConcat(Kernel previous) {
   return [previous](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() < 2 || !c.state()) return onPlainInputs(previous, c);
     const Value& first = c.input(0);
     size_t rank = first.shape.size();
     bool any_native = false;
+    // float32, or 8-bit integers of one type (a quantized model's concatenation, lowered).
+    bool int8 = isInt8(first.dtype);
     for (size_t k = 0; k < c.inputCount(); ++k) {
       const Value& v = c.input(k);
-      if (!v.isFloat() || v.shape.size() != rank || rank < 1 || rank > 6 || v.numel() == 0 ||
-          (v.native && !nativeFloat(v)))
+      bool native_ok = !v.native || (int8 ? dynamic_cast<const DnnlData*>(v.native.get()) != nullptr
+                                          : nativeFloat(v));
+      if (!(int8 ? v.dtype == first.dtype : v.isFloat()) || v.shape.size() != rank || rank < 1 ||
+          rank > 6 || v.numel() == 0 || !native_ok)
         return onPlainInputs(previous, c);
       any_native = any_native || v.native;
     }
@@ -348,8 +353,9 @@ Kernel nativeConcat(Kernel previous) {
           return p;
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
-    std::vector<float> plain;
-    if (plan.dst == plainDesc(shape)) plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
+    std::vector<float> plain;  // float32 only: 8-bit results stay native
+    if (!int8 && plan.dst == plainDesc(shape))
+      plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
     memory dst =
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
@@ -357,7 +363,7 @@ Kernel nativeConcat(Kernel previous) {
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
     plan.primitive.execute(stream(), args);
     stream().wait();
-    return {valueOf(std::move(dst), shape, std::move(plain))};
+    return {valueOf(std::move(dst), shape, std::move(plain), first.dtype)};
   };
 }
 

@@ -330,6 +330,11 @@ void addTensorKernels(KernelTable& t) {
     int64_t outer = 1, inner = 1;
     for (size_t k = 0; k < axis; ++k) outer *= first.shape[k];
     for (size_t k = axis + 1; k < first.shape.size(); ++k) inner *= first.shape[k];
+    size_t total = static_cast<size_t>(checkedNumel(y.shape, y.dtype));
+    if (first.isFloat())
+      y.f.reserve(total);
+    else
+      y.i.reserve(total);
     for (int64_t o = 0; o < outer; ++o) {
       for (size_t k = 0; k < c.inputCount(); ++k) {
         const Value& v = c.input(k);

@@ -34,12 +34,12 @@ for preset in trt ort-cpu; do
   if [ "$preset" = trt ]; then
     # The residual adds take a float convolution output: those convolutions run on integers
     # with a float result (the add and ReLU fused), and the adds' Qs say why they stay float.
-    grep -q 'quant-lower: max-pool 1, conv 12, refused 7, conv to float 8, matmul to float 1$' "$work/err" ||
+    grep -q 'quant-lower: max-pool 1, data movement 1, conv 12, refused 7, conv to float 8, matmul to float 1$' "$work/err" ||
       fail "trt: $(cat "$work/err")"
     grep -q 'stays in float: an operand of the add is not dequantized' "$work/err" ||
       fail "trt: no reason for the adds left in float: $(cat "$work/err")"
   else
-    grep -q 'quant-lower: max-pool 1, requantize 1, conv 20, add 8, matmul to float 1$' "$work/err" || fail "ort-cpu: $(cat "$work/err")"
+    grep -q 'quant-lower: max-pool 1, data movement 1, requantize 1, conv 20, add 8, matmul to float 1$' "$work/err" || fail "ort-cpu: $(cat "$work/err")"
   fi
   "$fxc" run "$work/q.onnx" --output-dir "$work/a" >/dev/null || fail "$preset: run"
   # The written lowered model runs through the same pipeline and finds nothing left to lower but
@@ -47,7 +47,7 @@ for preset in trt ort-cpu; do
   # (The classifier is com.microsoft.MatMulIntegerToFloat, ONNX Runtime's op, written as it is.)
   "$fxc" run -v "$work/low.onnx" --output-dir "$work/b" 2>"$work/err" >/dev/null ||
     fail "$preset: run lowered"
-  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|max-pool|requantize) [0-9]' "$work/err" &&
+  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|max-pool|data movement|requantize) [0-9]' "$work/err" &&
     fail "$preset: the written lowered model lowered again: $(grep quant-lower "$work/err")"
   "$compare" "$work/a/output.npy" "$work/b/output.npy" 0 0 >/dev/null ||
     fail "$preset: the lowered model written and read back computes another function"

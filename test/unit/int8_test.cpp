@@ -196,11 +196,11 @@ TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend 
   };
   const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
   std::vector<Case> cases = {
-      {1, 16, 14, 14, 32, 3, 1, 1, 1, s8, 0, true, true, true, true},  // trt's residual conv
-      {2, 3, 17, 19, 8, 3, 2, 1, 1, u8, 128, true, true, false, true},  // zero point, no addend
-      {1, 32, 9, 9, 32, 3, 1, 1, 32, u8, 7, true, false, true, false},  // depthwise, addend only
+      {1, 16, 14, 14, 32, 3, 1, 1, 1, s8, 0, true, true, true, true},      // trt's residual conv
+      {2, 3, 17, 19, 8, 3, 2, 1, 1, u8, 128, true, true, false, true},     // zero point, no addend
+      {1, 32, 9, 9, 32, 3, 1, 1, 32, u8, 7, true, false, true, false},     // depthwise, addend only
       {1, 16, 10, 10, 24, 1, 2, 0, 1, s8, -3, false, true, false, false},  // per tensor, plain
-      {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 5, true, true, true, true},       // grouped
+      {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 5, true, true, true, true},        // grouped
   };
   for (const Case& c : cases) {
     CAPTURE(c.cin);
@@ -209,7 +209,8 @@ TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend 
     Builder b;
     ir::Node* x = b.g().placeholder("x");
     int64_t cin_g = c.cin / c.group;
-    int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1, ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
+    int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1,
+            ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
     Value sw = randomFloats({c.per_channel ? c.cout : 1}, 0.001f, 0.01f, 32);
     if (!c.per_channel) sw.shape.clear();
     std::vector<ir::Argument> args = {
@@ -289,10 +290,47 @@ TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal 
   CHECK(fastKernelTakes(*q.gm, {randomFloats({1, 8, 4, 4}, -1, 1, 3)}));
 }
 
+TEST_CASE("8-bit max pooling and concatenation on oneDNN equal the reference, bit for bit") {
+  // cat(Q(a), Q(b), c) on oneDNN's concat (the Qs' results native, c a plain 8-bit input), then
+  // a 3×3 max pool on it, and one on the plain input alone (oneDNN's NCHW 8-bit pooling is its
+  // reference loops: the kernel reorders to channels-last first). Integer results: equal.
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    CAPTURE(static_cast<int>(dtype));
+    bool u8 = dtype == ir::DType::kUInt8;
+    Builder b;
+    ir::Node* a = b.quantize(b.g().placeholder("a"), 0.05f, u8 ? 120 : -8, dtype);
+    ir::Node* bq = b.quantize(b.g().placeholder("b"), 0.05f, u8 ? 120 : -8, dtype);
+    ir::Node* c = b.g().placeholder("c");
+    ir::Node* cat =
+        b.g().callFunction("torch.cat", {a, bq, c}, {{"axis", ir::Argument(int64_t{1})}});
+    auto pool = [&](ir::Node* x, int64_t stride, int64_t pad) {
+      return b.g().callFunction("torch.nn.functional.max_pool2d", {x},
+                                {{"kernel_shape", ints({3, 3})},
+                                 {"strides", ints({stride, stride})},
+                                 {"pads", ints({pad, pad, pad, pad})}});
+    };
+    b.g().output(ir::Argument::tuple(
+        {ir::Argument(pool(cat, 1, 1)), ir::Argument(pool(c, 2, 0)), ir::Argument(cat)}));
+    std::vector<Value> inputs = {
+        randomFloats({2, 16, 9, 9}, -6.0f, 6.0f, 61), randomFloats({2, 8, 9, 9}, -6.0f, 6.0f, 62),
+        randomInts({2, 5, 9, 9}, dtype, u8 ? 0 : -128, u8 ? 255 : 127, 63)};
+    auto want = run(*b.gm, Backend::kReference, inputs);
+    auto got = run(*b.gm, Backend::kCpu, inputs);
+    REQUIRE(got.size() == want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      CAPTURE(k);
+      CHECK(got[k].shape == want[k].shape);
+      CHECK(got[k].dtype == dtype);
+      CHECK(got[k].i == want[k].i);
+    }
+  }
+}
+
 namespace {
 
 struct Lowered {
-  int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0, conv_to_float = 0;
+  int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0, conv_to_float = 0,
+          moved = 0;
 };
 
 Lowered lower(ir::GraphModule& gm) {
@@ -309,6 +347,7 @@ Lowered lower(ir::GraphModule& gm) {
     if (what == "max-pool") counts.max_pool = n;
     if (what == "requantize") counts.requantize = n;
     if (what == "conv to float") counts.conv_to_float = n;
+    if (what == "data movement") counts.moved = n;
   }
   return counts;
 }
@@ -460,6 +499,64 @@ TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
   CHECK(counts.refused == 1);
 }
 
+TEST_CASE("quant-lower: a Q moves through concat, permute and reshape onto the 8-bit values") {
+  // Q(reshape(permute(cat(DQ(a), DQ(b))))): the Q moves inside (one per cat operand), then
+  // Q(DQ(a)) with a's own scale and zero point drops; b's requantizes on 8-bit values. Near
+  // misses: the cat read by another node too (stays), a per-channel Q (stays).
+  const auto u8 = ir::DType::kUInt8;
+  auto make = [&](bool cat_read_twice, bool per_channel) {
+    auto b = std::make_unique<Builder>();
+    ir::Node* x = b->g().placeholder("x");
+    ir::Node* y = b->g().placeholder("y");
+    ir::Node* da = b->dequantize(b->quantize(x, 0.03f, 100, u8), 0.03f, 100, u8);
+    ir::Node* db = b->dequantize(b->quantize(y, 0.02f, 128, u8), 0.02f, 128, u8);
+    ir::Node* cat =
+        b->g().callFunction("torch.cat", {da, db}, {{"axis", ir::Argument(int64_t{1})}});
+    ir::Node* perm = b->g().callFunction("torch.permute", {cat}, {{"perm", ints({0, 2, 3, 1})}});
+    ir::Node* flat =
+        b->g().callFunction("torch.reshape", {perm, b->constant(Value::ints({3}, {1, -1, 8}))});
+    ir::Node* out;
+    if (per_channel) {
+      ir::Node* q =
+          b->g().callFunction("onnx.QuantizeLinear",
+                              {flat, b->constant(randomFloats({8}, 0.02f, 0.04f, 51)),
+                               b->constant(Value::ints({8}, std::vector<int64_t>(8, 100), u8))},
+                              {{"axis", ir::Argument(int64_t{2})}});
+      out = b->g().callFunction("onnx.DequantizeLinear", {q, q->args()[1], q->args()[2]},
+                                {{"axis", ir::Argument(int64_t{2})}});
+    } else {
+      out = b->dequantize(b->quantize(flat, 0.03f, 100, u8), 0.03f, 100, u8);
+    }
+    if (cat_read_twice) {
+      ir::Node* total = b->g().callFunction("torch.sum", {cat});
+      out = b->g().callFunction("operator.add", {out, total});
+    }
+    b->g().output(out);
+    return std::move(b->gm);
+  };
+  std::vector<Value> inputs = {randomFloats({1, 4, 5, 6}, -3, 3, 52),
+                               randomFloats({1, 4, 5, 6}, -2.5f, 2.5f, 53)};
+  for (auto [twice, per_channel] : {std::pair{false, false}, {true, false}, {false, true}}) {
+    CAPTURE(twice);
+    CAPTURE(per_channel);
+    auto qdq = make(twice, per_channel);
+    auto lowered = make(twice, per_channel);
+    Lowered counts = lower(*lowered);
+    bool moves = !twice && !per_channel;
+    CHECK(counts.moved == (moves ? 3 : twice ? 2 : 0));  // read twice: reshape, permute move
+    CHECK(counts.requantize == (moves ? 1 : 0));
+    int cats_on_int8 = 0;
+    for (const ir::Node* node : lowered->graph()) {
+      if (node->target() != "torch.cat") continue;
+      for (const ir::Argument& arg : node->args())
+        cats_on_int8 += arg.isNode() && arg.toNode()->target() != "onnx.DequantizeLinear";
+    }
+    CHECK(cats_on_int8 == (moves ? 2 : 0));
+    // Exact: every lowered graph computes the QDQ graph's values bit for bit.
+    checkAgainstQdq(*qdq, *lowered, inputs, 0.03f, 0.0, 0.0);
+  }
+}
+
 // The trt preset's residual block: Q(relu(conv(DQ(x), DQ(w), b) + DQ(Q(y)))), the convolution's
 // result float. `shape` of the addend (a broadcast one is not fused), whether the convolution
 // has a second user (nothing fused then), whether a ReLU and a final Q follow.
@@ -470,11 +567,11 @@ std::unique_ptr<ir::GraphModule> residualModel(bool relu, bool broadcast, bool s
   ir::Node* y = b.g().placeholder("y");
   ir::Node* dx = b.dequantize(b.quantize(x, 0.02f, 0, s8), 0.02f, 0, s8);
   Value sw = randomFloats({8}, 0.002f, 0.01f, 42);
-  ir::Node* dw = b.g().callFunction(
-      "onnx.DequantizeLinear",
-      {b.constant(randomInts({8, 4, 3, 3}, s8, -127, 127, 41)), b.constant(sw),
-       b.constant(Value::ints({8}, std::vector<int64_t>(8, 0), s8))},
-      {{"axis", ir::Argument(int64_t{0})}});
+  ir::Node* dw =
+      b.g().callFunction("onnx.DequantizeLinear",
+                         {b.constant(randomInts({8, 4, 3, 3}, s8, -127, 127, 41)), b.constant(sw),
+                          b.constant(Value::ints({8}, std::vector<int64_t>(8, 0), s8))},
+                         {{"axis", ir::Argument(int64_t{0})}});
   ir::Node* conv = b.g().callFunction(
       "torch.nn.functional.conv2d", {dx, dw, b.constant(randomFloats({8}, -0.5f, 0.5f, 43))},
       {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
@@ -578,7 +675,8 @@ TEST_CASE("MatMulIntegerToFloat: oneDNN's int8 matmul with a float result equals
     float range = 0;
     for (float v : want.f) range = std::max(range, std::fabs(v));
     REQUIRE(range > 0.5f);
-    for (size_t e = 0; e < want.f.size(); ++e) CHECK(std::fabs(got.f[e] - want.f[e]) <= 2e-6f * range);
+    for (size_t e = 0; e < want.f.size(); ++e)
+      CHECK(std::fabs(got.f[e] - want.f[e]) <= 2e-6f * range);
   }
 }
 
