@@ -248,22 +248,15 @@ class Lowering {
     }
     // The Q's scale and zero point may be defined between the op and the Q: they move up before
     // the op (a get_attr reads nothing; moving it earlier keeps every use after it).
-    std::vector<ir::Node*> between;
-    for (ir::Node* n = op->next(); n != q; n = n->next()) between.push_back(n);
-    for (ir::Node* n : between) {
+    std::vector<ir::Node*> params;  // the Q's arguments after the op, in graph order
+    for (ir::Node* n = op->next(); n != q; n = n->next()) {
       bool param = false;
       for (size_t k = 1; k < q->args().size(); ++k) param = param || nodeArg(q, k) == n;
       if (!param) continue;
       if (n->op() != ir::Opcode::kGetAttr) return nullptr;  // computed: left as it is
+      params.push_back(n);
     }
-    for (ir::Node* n : between) {
-      for (size_t k = 1; k < q->args().size(); ++k) {
-        if (nodeArg(q, k) == n) {
-          gm_.graph().moveBefore(n, op);
-          break;
-        }
-      }
-    }
+    for (ir::Node* n : params) gm_.graph().moveBefore(n, op);
     std::vector<ir::Argument> op_args = op->args();
     for (size_t k : moved_args) {
       std::vector<ir::Argument> args = q->args();

@@ -587,10 +587,9 @@ class Exporter {
           approximate = value.kind() == ir::Argument::Kind::kString ? value.toString() : "?";
       }
       auto step = [&](const std::string& op_type, const std::string& suffix,
-                      std::vector<std::string> inputs) -> std::string {
-        NodeProto& out = op(op_type, "_" + suffix, std::move(inputs));
-        out.add_output(unique(base + "_" + suffix));
-        return out.output(0);
+                      std::vector<std::string> inputs) {
+        return addStep(op_type, node.name() + "_" + suffix, std::move(inputs), base + "_" + suffix)
+            .output(0);
       };
       std::string gate;
       if (approximate == "none") {
@@ -638,26 +637,34 @@ class Exporter {
     auto weight = module.tensor("weight");
     if (!weight) throw ModelError("node '" + node.name() + "': LinearAct without its weight");
     std::string w = tensorName(weight, node.target() + ".weight");
-    auto step = [&](const std::string& op_type, const std::string& suffix,
-                    std::vector<std::string> inputs) -> NodeProto& {
-      NodeProto& out = *graph_->add_node();
-      out.set_op_type(op_type);
-      out.set_name(node.name() + (suffix.empty() ? "" : "_" + suffix));
-      for (const auto& input : inputs) out.add_input(input);
-      out.add_output(unique(base + "_" + (suffix.empty() ? "linear" : suffix)));
-      return out;
-    };
     if (trans_b) {
-      NodeProto& transpose = step("Transpose", "weight_t", {w});
+      NodeProto& transpose =
+          addStep("Transpose", node.name() + "_weight_t", {w}, base + "_weight_t");
       writeAttributes(
           {{"perm", ir::Argument::list({ir::Argument(int64_t{1}), ir::Argument(int64_t{0})})}},
           transpose, node);
       w = transpose.output(0);
     }
-    std::string y = step("MatMul", "", {valueOf(node.args()[0], node), w}).output(0);
+    std::string y =
+        addStep("MatMul", node.name(), {valueOf(node.args()[0], node), w}, base + "_linear")
+            .output(0);
     if (auto bias = module.tensor("bias"))
-      y = step("Add", "bias", {y, tensorName(bias, node.target() + ".bias")}).output(0);
+      y = addStep("Add", node.name() + "_bias", {y, tensorName(bias, node.target() + ".bias")},
+                  base + "_bias")
+              .output(0);
     return y;
+  }
+
+  // A node `type` named `name` reading `inputs`, its one output a new value named after
+  // `output`: a step of a fused module written back as its ops.
+  NodeProto& addStep(const std::string& type, const std::string& name,
+                     const std::vector<std::string>& inputs, const std::string& output) {
+    NodeProto& out = *graph_->add_node();
+    out.set_op_type(type);
+    out.set_name(name);
+    for (const auto& input : inputs) out.add_input(input);
+    out.add_output(unique(output));
+    return out;
   }
 
   // An initializer holding one float32 `value` (written once per value).
