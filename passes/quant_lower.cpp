@@ -11,6 +11,9 @@
 //     (and so for the ops that only move elements: flatten, reshape, permute, squeeze,
 //     unsqueeze, cat — each of cat's operands gets its own Q)
 //   %y = QuantizeLinear(DequantizeLinear(%q, s, z), s, z)  ⇒  %q
+//   %y = QuantizeLinear(f(DequantizeLinear(%x, ...)), ...)  ⇒  fxc.QLinearLookup(%x, %table)
+//     for an elementwise f (activations, BatchNorm, arithmetic with constants), the input a
+//     DequantizeLinear or a concatenation of them (then made again on the 8-bit values)
 //
 // What each rewrite keeps, from the graph's own values:
 // - QLinearConv: the weights are int8 constants with zero point 0, the scales and zero points
@@ -32,14 +35,26 @@
 //   axis would move with the elements).
 // - QuantizeLinear(DequantizeLinear(q)) with the same scale and zero point is q: (q − z)·s/s is
 //   within an ulp of the integer q − z, which rounding restores. Exact.
+// - A lookup table: f maps each element alone (a listed elementwise op; BatchNorm in inference
+//   mode), its constants vary along at most one axis, its ops are read by nothing but each other
+//   and the Q: Q(f(DQ(x))) is then a function of x's 256 values, one table row per index along
+//   that axis (a BatchNorm's channel). The table is computed here with the graph's own nodes —
+//   the DQ (each concatenated operand's own), f's ops, the Q — on the reference kernels, run once
+//   on every value of every row: the lookup gives what the QDQ graph does, bit for bit.
 // Anything else stays as it was and runs as before.
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "exec/interpreter.h"
 #include "exec/value.h"
+#include "ir/module_kind.h"
 #include "passes/quant.h"
 
 namespace fxc::passes {
@@ -81,12 +96,16 @@ class Lowering {
       if (dropRoundTrip(q)) result_.add("requantize");
     }
     for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
-      std::string why;
+      std::string why, add_why;
       if (lowerConv(q, why)) {
         result_.add("conv");
-      } else if (why.empty() && lowerAdd(q, why)) {
+      } else if (why.empty() && lowerAdd(q, add_why)) {
         result_.add("add");
-      } else if (!why.empty()) {
+      } else if (why.empty() && lowerLookup(q, why)) {
+        result_.add("lookup");
+      } else if (!why.empty() || !add_why.empty()) {
+        // An add's refusal says more than the lookup's ("reads two quantized values").
+        if (!add_why.empty()) why = add_why;
         spdlog::debug("quant-lower: {} stays in float: {}", q->name(), why);
         result_.add("refused");
       }
@@ -432,9 +451,19 @@ class Lowering {
     if (!operands) return false;
     auto [dx, dw, x, w_scales, channels] = *operands;
     ir::Node* bias = nullptr;
+    std::optional<exec::Value> computed_bias;  // a DequantizeLinear of constants, evaluated
     if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
       bias = nodeArg(conv, 2);
       auto b = constant(bias);
+      if (!b && isCall(bias, "onnx.DequantizeLinear")) {
+        std::vector<std::optional<exec::Value>> held;
+        for (size_t k = 0; k < bias->args().size(); ++k) held.push_back(constant(nodeArg(bias, k)));
+        std::vector<const exec::Value*> inputs;
+        for (const auto& value : held) inputs.push_back(value ? &*value : nullptr);
+        std::string ignored;  // the refusal below says it
+        if (std::all_of(held.begin(), held.end(), [](const auto& v) { return v.has_value(); }))
+          b = computed_bias = evaluate(bias, std::move(inputs), ignored);
+      }
       if (!b || !b->isFloat() || b->numel() != channels)
         return (why = "the bias is not a constant of one float per channel"), false;
     }
@@ -465,6 +494,17 @@ class Lowering {
         nodeArg(next, 0) == fused.back()) {
       relu = true;
       fused.push_back(next);
+    }
+    if (computed_bias) {
+      std::string path = gm_.freshPath(bias->name() + "_float");
+      gm_.setTensor(path, floatTensor(computed_bias->f, {channels}));
+      ir::Node* dequantized = bias;
+      auto guard = gm_.graph().insertingBefore(conv);
+      bias = gm_.graph().getAttr(path);
+      bias->meta.dtype = "float32";
+      bias->meta.shape = std::vector<std::string>{std::to_string(channels)};
+      conv->replaceInputWith(dequantized, bias);
+      eraseDead(dequantized);
     }
     std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,   x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1), nodeArg(dw, 2)};
@@ -717,6 +757,366 @@ class Lowering {
     }
   }
 
+  // Q(f(DQ(x))) for an elementwise f ⇒ fxc.QLinearLookup(x, table).
+
+  // Whether `node` computes each element of its result from the same element of each operand
+  // (broadcast) and nothing else: the ops a lookup table may stand for. BatchNorm in inference
+  // mode only (in training it reads the batch's statistics).
+  bool isElementwise(const ir::Node* node) {
+    static const std::unordered_set<std::string_view> functions = {
+        "torch.relu",
+        "torch.sigmoid",
+        "torch.tanh",
+        "torch.exp",
+        "torch.log",
+        "torch.sqrt",
+        "torch.erf",
+        "torch.abs",
+        "operator.neg",
+        "torch.reciprocal",
+        "torch.floor",
+        "torch.ceil",
+        "torch.round",
+        "torch.sin",
+        "torch.cos",
+        "torch.tan",
+        "torch.sign",
+        "torch.nn.functional.leaky_relu",
+        "torch.nn.functional.elu",
+        "torch.nn.functional.softplus",
+        "torch.nn.functional.hardsigmoid",
+        "torch.nn.functional.hardswish",
+        "torch.nn.functional.gelu",
+        "torch.nn.functional.selu",
+        "torch.nn.functional.softsign",
+        "torch.nn.functional.celu",
+        "torch.clamp",
+        "operator.add",
+        "torch.add",
+        "operator.sub",
+        "torch.sub",
+        "operator.mul",
+        "torch.mul",
+        "operator.truediv",
+        "torch.div",
+        "operator.pow",
+        "torch.maximum",
+        "torch.minimum"};
+    static const std::unordered_set<std::string_view> modules = {
+        "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "ELU",  "Softplus", "Hardsigmoid", "Hardswish",
+        "SiLU", "GELU",    "Mish", "Hardtanh",  "SELU", "Softsign", "CELU"};
+    if (node->op() == ir::Opcode::kCallFunction) {
+      if (!functions.count(node->target())) return false;
+      for (const auto& [key, value] : node->kwargs()) {
+        bool reads_value = false;
+        ir::visitNodes(value, [&](const ir::Node*) { reads_value = true; });
+        if (reads_value) return false;
+      }
+      return true;
+    }
+    if (node->op() != ir::Opcode::kCallModule || node->args().size() != 1) return false;
+    const ir::Module* module = gm_.findModule(node->target());
+    if (!module || !module->children().empty()) return false;
+    if (ir::isBatchNorm(ir::moduleKind(module->type())))
+      return module->numberAttribute("training_mode", 0) == 0 &&
+             module->numberAttribute("is_test", 1) != 0 &&
+             module->numberAttribute("spatial", 1) != 0;
+    if (!modules.count(module->type())) return false;
+    for (const auto& [name, tensor] : module->tensors()) {
+      if (!tensor || tensor->numel() != 1) return false;  // one number: a slope, a bound
+    }
+    return true;
+  }
+
+  // The operands of a concatenation when each is a DequantizeLinear per tensor with constants,
+  // all to one 8-bit type; empty otherwise.
+  std::vector<ir::Node*> dequantizedOperands(const ir::Node* cat) {
+    std::vector<ir::Node*> out;
+    if (!isCall(cat, "torch.cat") || cat->args().empty()) return out;
+    for (size_t k = 0; k < cat->args().size(); ++k) {
+      ir::Node* dq = nodeArg(cat, k);
+      auto params = isCall(dq, "onnx.DequantizeLinear") && nodeArg(dq, 0) ? scalarParams(dq, 1)
+                                                                          : std::optional<Scalar>();
+      if (!params || (!out.empty() && params->dtype != scalarParams(out[0], 1)->dtype)) return {};
+      out.push_back(dq);
+    }
+    return out;
+  }
+
+  // f between a quantized value and a Q: its ops, the value they read (a DequantizeLinear or a
+  // concatenation of them), and the axis the table's rows follow.
+  struct Region {
+    ir::Node* entry = nullptr;
+    std::vector<ir::Node*> nodes;  // in graph order
+    size_t rank = 0;
+    int64_t axis = -1;     // counted from the end (-1: the last); used when channels > 1
+    int64_t channels = 1;  // 1: one table for every element
+  };
+  static constexpr size_t kMaxRegion = 64;
+
+  // A static dimension, or -1.
+  static int64_t staticDim(const std::vector<std::string>& shape, size_t d) {
+    const std::string& text = shape[d];
+    if (text.empty() || text.size() > 12 ||
+        !std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+      return -1;
+    return std::stoll(text);
+  }
+
+  std::optional<Region> elementwiseRegion(ir::Node* q, std::string& why) {
+    Region region;
+    ir::Node* sink = nodeArg(q, 0);
+    if (!sink) return std::nullopt;
+    std::unordered_set<const ir::Node*> inside;
+    std::vector<ir::Node*> stack = {sink};
+    std::vector<ir::Node*> constants;
+    while (!stack.empty()) {
+      ir::Node* node = stack.back();
+      stack.pop_back();
+      if (!inside.insert(node).second) continue;
+      if (isCall(node, "onnx.DequantizeLinear") || !dequantizedOperands(node).empty()) {
+        if (region.entry)
+          return (why = "the ops before the Q read two quantized values"), std::nullopt;
+        region.entry = node;
+        continue;
+      }
+      if (!isElementwise(node)) {
+        if (node == sink) return std::nullopt;  // not an elementwise op's Q: nothing to say
+        return (why = node->name() + " is not elementwise"), std::nullopt;
+      }
+      if (inside.size() > kMaxRegion) return (why = "more than 64 elementwise ops"), std::nullopt;
+      for (const ir::Argument& arg : node->args()) {
+        if (arg.isNone()) continue;
+        if (!arg.isNode()) return (why = node->name() + " has a literal argument"), std::nullopt;
+        ir::Node* input = const_cast<ir::Node*>(arg.toNode());
+        (input->op() == ir::Opcode::kGetAttr ? constants : stack).push_back(input);
+      }
+    }
+    if (!region.entry) return (why = "the ops before the Q read no quantized value"), std::nullopt;
+    for (ir::Node* node = region.entry->next(); node != q; node = node->next()) {
+      if (inside.count(node)) region.nodes.push_back(node);
+    }
+    if (region.nodes.size() + 1 != inside.size())
+      return (why = "the ops before the Q are not between its input and it"), std::nullopt;
+    for (ir::Node* node : region.nodes) {
+      for (ir::Node* user : node->users()) {
+        if (node == sink ? user != q : !inside.count(user) || user == region.entry)
+          return (why = node->name() + " has users besides the Q"), std::nullopt;
+      }
+    }
+    // A concatenation is made again on the 8-bit values: only when nothing else reads it.
+    for (ir::Node* user : region.entry->users()) {
+      if (isCall(region.entry, "torch.cat") && user != q && !inside.count(user))
+        return (why = "the concatenation has other users"), std::nullopt;
+    }
+    const auto& shape = region.entry->meta.shape;
+    if (!shape || shape->empty()) return (why = "the input's rank is not known"), std::nullopt;
+    region.rank = shape->size();
+    // The axis along which the constants (and the input's scales) vary, and its extent.
+    int64_t rank = static_cast<int64_t>(region.rank);
+    auto along = [&](int64_t axis, int64_t extent) {
+      if (extent == 1) return true;
+      if (region.channels > 1 && (axis != region.axis || extent != region.channels)) return false;
+      region.axis = axis;
+      region.channels = extent;
+      return true;
+    };
+    for (ir::Node* node : constants) {
+      auto value = constant(node);
+      if (!value || !value->isFloat() || value->shape.size() > region.rank)
+        return (why = node->name() + " is not a float constant of at most the input's rank"),
+               std::nullopt;
+      int64_t dims = static_cast<int64_t>(value->shape.size());
+      for (int64_t d = 0; d < dims; ++d) {
+        if (!along(d - dims, value->shape[static_cast<size_t>(d)]))
+          return (why = "the constants vary along more than one axis"), std::nullopt;
+      }
+    }
+    for (ir::Node* node : region.nodes) {
+      const ir::Module* module =
+          node->op() == ir::Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
+      if (!module || !ir::isBatchNorm(ir::moduleKind(module->type()))) continue;
+      auto mean = module->tensor("running_mean");
+      if (!mean || rank < 2 || !along(1 - rank, mean->numel()))
+        return (why = node->name() + "'s channels are not the constants' axis"), std::nullopt;
+    }
+    if (isCall(region.entry, "torch.cat")) {
+      const ir::Argument* axis = kwarg(region.entry, "axis");  // ONNX's default: 0
+      int64_t cat_axis = axis && axis->kind() == ir::Argument::Kind::kInt ? axis->toInt() : 0;
+      if ((axis && axis->kind() != ir::Argument::Kind::kInt) || cat_axis < -rank ||
+          cat_axis >= rank)
+        return (why = "the concatenation's axis is not known"), std::nullopt;
+      int64_t from_end = cat_axis < 0 ? cat_axis : cat_axis - rank;
+      int64_t total = 0;
+      for (ir::Node* dq : dequantizedOperands(region.entry)) {
+        int64_t extent = dq->meta.shape && dq->meta.shape->size() == region.rank
+                             ? staticDim(*dq->meta.shape, static_cast<size_t>(rank + from_end))
+                             : -1;
+        if (extent < 0) return (why = "a concatenated extent is not known"), std::nullopt;
+        total += extent;
+      }
+      // Each operand's scale is one row's: one row per index along the axis.
+      if (region.channels > 1 && region.axis != from_end)
+        return (why = "the constants vary along another axis than the concatenation"), std::nullopt;
+      region.axis = from_end;
+      region.channels = total;
+    }
+    if (region.channels > 1) {
+      if (region.rank < 2)
+        return (why = "a table per index of a one-dimensional value"), std::nullopt;
+      if (staticDim(*shape, static_cast<size_t>(rank + region.axis)) != region.channels)
+        return (why = "the input's extent along the constants' axis is not theirs"), std::nullopt;
+    }
+    return region;
+  }
+
+  // One node of the region run on the reference kernels; nullopt with `why` set when it fails.
+  std::optional<exec::Value> evaluate(const ir::Node* node, std::vector<const exec::Value*> inputs,
+                                      std::string& why) {
+    try {
+      auto outputs = exec::evaluateCall(gm_, *node, std::move(inputs));
+      if (outputs && !outputs->empty()) return std::move((*outputs)[0]);
+      why = node->name() + " has no reference kernel";
+    } catch (const exec::ExecError& error) {
+      why = "tabulating " + node->name() + ": " + error.what();
+    }
+    return std::nullopt;
+  }
+
+  // The table: the region's own ops (DQ, f, Q) on the reference kernels, run once on every
+  // 8-bit value of every row, so the lookup gives what the QDQ graph computes, bit for bit.
+  std::optional<std::vector<int64_t>> tabulate(const Region& region, ir::Node* q, ir::DType in_type,
+                                               std::string& why) {
+    size_t rank = region.rank, rows = static_cast<size_t>(region.channels);
+    size_t row_axis = rows > 1 ? static_cast<size_t>(static_cast<int64_t>(rank) + region.axis) : 0;
+    size_t value_axis = rows > 1 && row_axis == rank - 1 ? 0 : rank - 1;
+    std::vector<int64_t> shape(rank, 1);
+    if (rows > 1) shape[row_axis] = region.channels;
+    shape[value_axis] = 256;
+    // Element (row r, value v): the only two axes longer than one.
+    auto at = [&](size_t r, size_t v) {
+      return row_axis < value_axis ? r * 256 + v : v * rows + r;
+    };
+    int64_t lo = in_type == ir::DType::kInt8 ? -128 : 0;
+    exec::Value x = exec::Value::ints(shape, std::vector<int64_t>(rows * 256), in_type);
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t v = 0; v < 256; ++v) x.i[at(r, v)] = lo + static_cast<int64_t>(v);
+    std::unordered_map<const ir::Node*, exec::Value> values;
+    std::deque<exec::Value> held;  // the constants read
+    auto input = [&](const ir::Argument& arg) -> const exec::Value* {
+      if (arg.isNone()) return nullptr;
+      const ir::Node* node = arg.toNode();
+      auto it = values.find(node);
+      if (it != values.end()) return &it->second;
+      auto value = constant(node);
+      return value ? &held.emplace_back(std::move(*value)) : nullptr;
+    };
+    auto run = [&](const ir::Node* node, const exec::Value& first) -> std::optional<exec::Value> {
+      std::vector<const exec::Value*> inputs = {&first};
+      for (size_t k = 1; k < node->args().size(); ++k) inputs.push_back(input(node->args()[k]));
+      return evaluate(node, std::move(inputs), why);
+    };
+    // The entry's float values: its DequantizeLinear, or each operand's on its rows.
+    if (isCall(region.entry, "onnx.DequantizeLinear")) {
+      auto dq = run(region.entry, x);
+      if (!dq) return std::nullopt;
+      values.emplace(region.entry, std::move(*dq));
+    } else {
+      exec::Value dq = exec::Value::floats(shape, std::vector<float>(rows * 256));
+      size_t row = 0;
+      for (ir::Node* operand : dequantizedOperands(region.entry)) {
+        auto part = run(operand, x);
+        if (!part) return std::nullopt;
+        size_t extent = static_cast<size_t>(
+            staticDim(*operand->meta.shape, row_axis));  // checked by elementwiseRegion
+        for (size_t r = row; r < row + extent; ++r)
+          for (size_t v = 0; v < 256; ++v) dq.f[at(r, v)] = part->f[at(r, v)];
+        row += extent;
+      }
+      values.emplace(region.entry, std::move(dq));
+    }
+    for (const ir::Node* node : region.nodes) {
+      std::vector<const exec::Value*> inputs;
+      for (const ir::Argument& arg : node->args()) inputs.push_back(input(arg));
+      auto out = evaluate(node, std::move(inputs), why);
+      if (!out) return std::nullopt;
+      if (!out->isFloat() || out->shape != shape)
+        return (why = node->name() + " does not keep a float value's shape"), std::nullopt;
+      values.emplace(node, std::move(*out));
+    }
+    auto y = run(q, values.at(nodeArg(q, 0)));
+    if (!y) return std::nullopt;
+    if (y->isFloat() || y->shape != shape)
+      return (why = "the Q does not give 8-bit values of the input's shape"), std::nullopt;
+    std::vector<int64_t> table(rows * 256);
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t v = 0; v < 256; ++v) table[r * 256 + v] = y->i[at(r, v)];
+    return table;
+  }
+
+  bool lowerLookup(ir::Node* q, std::string& why) {
+    auto region = elementwiseRegion(q, why);
+    if (!region) return false;
+    auto y = scalarParams(q, 1);
+    if (!y) return (why = "the output is not quantized per tensor with constants"), false;
+    std::vector<ir::Node*> operands;
+    ir::DType in_type;
+    if (isCall(region->entry, "onnx.DequantizeLinear")) {
+      auto x = scalarParams(region->entry, 1);
+      if (!x || !nodeArg(region->entry, 0))
+        return (why = "the input is not quantized per tensor with constants"), false;
+      in_type = x->dtype;
+    } else {
+      operands = dequantizedOperands(region->entry);
+      in_type = scalarParams(operands[0], 1)->dtype;
+    }
+    auto table = tabulate(*region, q, in_type, why);
+    if (!table) return false;
+    ir::Node* x = nodeArg(region->entry, 0);
+    if (!operands.empty()) {  // the concatenation of the 8-bit values
+      std::vector<ir::Argument> args;
+      for (ir::Node* dq : operands) args.emplace_back(nodeArg(dq, 0));
+      auto guard = gm_.graph().insertingBefore(region->entry);
+      x = gm_.graph().callFunction("torch.cat", std::move(args), region->entry->kwargs());
+      x->meta.dtype = std::string(ir::dtypeName(in_type));
+      x->meta.shape = region->entry->meta.shape;
+    }
+    std::string path = gm_.freshPath(q->name() + "_table");
+    gm_.setTensor(path, intTensor(*table, {static_cast<int64_t>(table->size())}, y->dtype));
+    ir::Node* lookup;
+    {
+      auto guard = gm_.graph().insertingBefore(q);
+      ir::Node* table_node = gm_.graph().getAttr(path);
+      table_node->meta.dtype = std::string(ir::dtypeName(y->dtype));
+      table_node->meta.shape = std::vector<std::string>{std::to_string(table->size())};
+      ir::Kwargs kwargs;
+      if (region->channels > 1) kwargs.emplace_back("axis", ir::Argument(region->axis));
+      lookup = gm_.graph().callFunction("fxc.QLinearLookup", {x, table_node}, std::move(kwargs));
+    }
+    lookup->meta.dtype = q->meta.dtype;
+    lookup->meta.shape = q->meta.shape;
+    ir::takeOverValue(*lookup, *q);
+    q->replaceAllUsesWith(lookup);
+    // The constants the Q and f read, each once: erased when nothing else reads them.
+    std::vector<ir::Node*> constants;
+    auto note = [&](ir::Node* node) {
+      for (ir::Node* input : node->inputNodes()) {
+        if (input->op() == ir::Opcode::kGetAttr &&
+            std::find(constants.begin(), constants.end(), input) == constants.end())
+          constants.push_back(input);
+      }
+    };
+    note(q);
+    gm_.graph().eraseNode(q);
+    for (auto it = region->nodes.rbegin(); it != region->nodes.rend(); ++it) {
+      note(*it);
+      gm_.graph().eraseNode(*it);
+    }
+    for (ir::Node* node : constants) eraseDead(node);
+    eraseDead(region->entry);
+    return true;
+  }
+
   ir::GraphModule& gm_;
   PassResult result_;
 };
@@ -724,7 +1124,7 @@ class Lowering {
 RegisterPass quant_lower{
     {"quant-lower",
      "runs a QDQ model's convolutions and adds on integers (QLinearConv, "
-     "QLinearAdd), max pooling on int8",
+     "QLinearAdd), max pooling on int8, elementwise ops between DQ and Q as lookup tables",
      {},
      [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> { return Lowering(gm).run(); },
      nullptr,

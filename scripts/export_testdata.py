@@ -135,6 +135,17 @@ def torch_models(torch, torchvision):
            (torch.randn(2, 3), torch.randn(2, 3)), ("x", "y"), ("out0", "out1", "out2"))
 
 
+def dense_block_model(torch, torchvision):
+    """A DenseNet of two tiny dense blocks: BatchNorm → ReLU after each concatenation (what
+    quant-lower turns into one lookup table per layer)."""
+    torch.manual_seed(0)
+    model = torchvision.models.DenseNet(growth_rate=8, block_config=(2, 2), num_init_features=16,
+                                        bn_size=2, num_classes=10).eval()
+    randomize_batchnorm(model, torch)
+    with torch.no_grad():
+        export(torch, model, os.path.join(MODELS, "densenet_tiny.onnx"), torch.randn(1, 3, 32, 32))
+
+
 def activation_mlp_models(torch):
     """Linear layers followed by each kind of activation, for linear-act: GELU (exact and tanh),
     ReLU without a bias, SiLU as a function; a Linear read twice (not fused), a Linear and GELU on
@@ -638,6 +649,7 @@ def main():
     import torchvision
     torch_models(torch, torchvision)
     activation_mlp_models(torch)
+    dense_block_model(torch, torchvision)
     qat_model(torch)
     hand_made_models()
     data_shapes_model()

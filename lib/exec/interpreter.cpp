@@ -43,10 +43,27 @@ bool takesNative(Backend backend, const std::string& key) {
 std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const ir::Node& node,
                                                std::vector<const Value*> inputs) {
   const auto& table = referenceKernels();
-  auto it = node.op() == ir::Opcode::kCallFunction ? table.find(node.target()) : table.end();
+  const ir::Module* module = nullptr;
+  std::string key;
+  if (node.op() == ir::Opcode::kCallFunction) {
+    key = node.target();
+  } else if (node.op() == ir::Opcode::kCallModule) {
+    module = gm.findModule(node.target());
+    if (!module) return std::nullopt;
+    key = "module:" + module->type();
+  }
+  auto it = table.find(key);
   if (it == table.end()) return std::nullopt;
+  std::unordered_map<std::string, Value> tensors;  // the module's, converted once
+  auto tensor = [&](const std::string& name) -> const Value* {
+    auto held = module ? module->tensor(name) : nullptr;
+    if (!held) return nullptr;
+    auto [at, fresh] = tensors.try_emplace(name);
+    if (fresh) at->second = fromTensor(*held);
+    return &at->second;
+  };
   std::any state;
-  KernelContext context(node, nullptr, std::move(inputs), nullptr, gm.opset, &state);
+  KernelContext context(node, module, std::move(inputs), tensor, gm.opset, &state);
   return it->second(context);
 }
 

@@ -15,9 +15,10 @@
 
 namespace fxc::exec {
 
-// Runs one call_function node of `gm` with the reference kernels on `inputs` (nullptr where an
-// argument is None): constant folding's evaluator, the same kernel a reference run uses. Throws
-// ExecError for what the kernel refuses; nullopt when the target has no kernel.
+// Runs one call_function or call_module node of `gm` with the reference kernels on `inputs`
+// (nullptr where an argument is None; a module's tensors its own): constant folding's evaluator,
+// the same kernel a reference run uses. Throws ExecError for what the kernel refuses; nullopt
+// when the target has no kernel.
 std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const ir::Node& node,
                                                std::vector<const Value*> inputs);
 

@@ -1202,6 +1202,86 @@ Kernel matmulIntegerToFloat(Kernel reference) {
   };
 }
 
+// fxc.QLinearLookup of an 8-bit value in a oneDNN layout without padding or blocks, in that
+// layout: an element's table row is its index along the axis, which a dense layout's strides
+// give as (offset / stride) mod rows. The table is narrowed to bytes once when it is a constant.
+struct LookupPlan {
+  std::vector<uint8_t> table;  // rows × 256 result bytes, indexed by the input's byte
+};
+
+FXC_VECTOR_CLONES void lookupRange(const uint8_t* x, uint8_t* y, size_t begin, size_t end,
+                                   const uint8_t* row) {
+  for (size_t k = begin; k < end; ++k) y[k] = row[x[k]];
+}
+// Consecutive elements on consecutive rows (the axis innermost: channels-last), from `row`.
+void lookupCycling(const uint8_t* x, uint8_t* y, size_t begin, size_t end, const uint8_t* table,
+                   size_t rows, size_t row) {
+  for (size_t k = begin; k < end; ++k) {
+    y[k] = table[row * 256 + x[k]];
+    row = row + 1 == rows ? 0 : row + 1;
+  }
+}
+
+Kernel lookupInt8(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() != 2) return onPlainInputs(reference, c);
+    const Value &x = c.input(0), &table = c.input(1);
+    if (!x.native || !isInt8(x.dtype) || table.native || !isInt8(table.dtype) ||
+        table.shape.size() != 1 || table.numel() == 0 || table.numel() % 256 != 0)
+      return onPlainInputs(reference, c);
+    memory in = memoryOf(x);
+    const memory::desc& desc = in.get_desc();
+    size_t n = static_cast<size_t>(x.numel());
+    if (!unpadded(desc) || desc.get_size() != n) return onPlainInputs(reference, c);
+    size_t rows = static_cast<size_t>(table.numel() / 256), stride = 1;
+    if (rows > 1) {
+      int64_t axis = c.intAttribute("axis", 1);
+      int64_t rank = static_cast<int64_t>(x.shape.size());
+      if (axis < 0) axis += rank;
+      if (axis < 0 || axis >= rank || x.shape[static_cast<size_t>(axis)] != table.numel() / 256 ||
+          desc.data.format_desc.blocking.inner_nblks != 0)
+        return onPlainInputs(reference, c);  // the reference's error, or a blocked layout
+      stride = static_cast<size_t>(desc.data.format_desc.blocking.strides[axis]);
+    }
+    auto narrow = [&] {
+      auto p = std::make_shared<LookupPlan>();
+      p->table.resize(table.i.size());
+      // Row r's entry for the input byte b: the table's element for the value b stands for.
+      int64_t offset = x.dtype == ir::DType::kInt8 ? 128 : 0;
+      for (size_t r = 0; r < rows; ++r) {
+        for (int64_t b = 0; b < 256; ++b) {
+          int64_t value = x.dtype == ir::DType::kInt8 ? static_cast<int8_t>(b) : b;
+          p->table[r * 256 + static_cast<size_t>(b)] =
+              static_cast<uint8_t>(table.i[r * 256 + static_cast<size_t>(value + offset)]);
+        }
+      }
+      return p;
+    };
+    std::shared_ptr<LookupPlan> fresh;
+    const LookupPlan& plan =
+        c.constantInput(1) ? c.plan<LookupPlan>([](const LookupPlan&) { return true; }, narrow)
+                           : *(fresh = narrow());
+    memory y(retyped(desc, dnnlType(table.dtype)), engine());
+    const auto* from = static_cast<const uint8_t*>(in.get_data_handle());
+    auto* to = static_cast<uint8_t*>(y.get_data_handle());
+    const uint8_t* rows_at = plan.table.data();
+    inBlocks(n, [&](size_t begin, size_t end) {
+      if (rows == 1) return lookupRange(from, to, begin, end, rows_at);
+      if (stride == 1) return lookupCycling(from, to, begin, end, rows_at, rows, begin % rows);
+      // Runs of `stride` elements share a row; the row advances (cyclically) run by run.
+      size_t row = (begin / stride) % rows, left = stride - begin % stride;
+      for (size_t k = begin; k < end;) {
+        size_t run = std::min(left, end - k);
+        lookupRange(from, to, k, k + run, rows_at + row * 256);
+        k += run;
+        left = stride;
+        row = row + 1 == rows ? 0 : row + 1;
+      }
+    });
+    return {valueOf(std::move(y), x.shape, {}, table.dtype)};
+  };
+}
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -1228,6 +1308,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
   wrap(t, {"torch.maximum"}, int8Bound<true>);
   wrap(t, {"torch.minimum"}, int8Bound<false>);
+  wrap(t, {"fxc.QLinearLookup"}, lookupInt8);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
   // 1-D ops through the fast 2-D kernels.
   for (auto [one_d, two_d] :
@@ -1274,7 +1355,8 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "com.microsoft.QLinearAdd",
                                                 "com.microsoft.MatMulIntegerToFloat",
                                                 "torch.maximum",
-                                                "torch.minimum"};
+                                                "torch.minimum",
+                                                "fxc.QLinearLookup"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> out = keys;
     for (const std::string& key : onednn::layoutKernelKeys()) out.push_back(key);

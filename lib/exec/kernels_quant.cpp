@@ -304,9 +304,37 @@ std::vector<Value> matmulIntegerToFloat(const KernelContext& c) {
                                 acc.shape.size() - 1, "column")};
 }
 
+// fxc.QLinearLookup (quant-lower's form of Q(f(DQ(x))) for an elementwise f): a table of 256
+// results per row, y = table[r·256 + x − min(x's type)], one row (r = 0) or one per index along
+// `axis` of x (r that index). The table holds the output's type.
+std::vector<Value> lookup(const KernelContext& c) {
+  const Value &x = c.input(0), &table = c.input(1);
+  auto eight_bit = [](ir::DType t) { return t == ir::DType::kInt8 || t == ir::DType::kUInt8; };
+  if (!eight_bit(x.dtype)) throw ExecError("QLinearLookup's input must be int8 or uint8");
+  if (!eight_bit(table.dtype) || table.shape.size() != 1 || table.numel() == 0 ||
+      table.numel() % 256 != 0)
+    throw ExecError("QLinearLookup's table must be 8-bit, of rows of 256 elements");
+  int64_t rows = table.numel() / 256, inner = 1;
+  if (rows > 1) {
+    size_t axis = normalizeAxis(c.intAttribute("axis", 1), x.shape.size());
+    if (x.shape[axis] != rows)
+      throw ExecError("QLinearLookup's table has " + std::to_string(rows) + " rows for " +
+                      std::to_string(x.shape[axis]) + " indices along its axis");
+    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+  }
+  int64_t offset = x.dtype == ir::DType::kInt8 ? 128 : 0;
+  Value y = Value::ints(x.shape, std::vector<int64_t>(x.i.size()), table.dtype);
+  for (size_t k = 0; k < x.i.size(); ++k) {
+    int64_t row = rows > 1 ? (static_cast<int64_t>(k) / inner) % rows : 0;
+    y.i[k] = table.i[static_cast<size_t>(row * 256 + x.i[k] + offset)];
+  }
+  return {std::move(y)};
+}
+
 }  // namespace
 
 void addQuantizationKernels(KernelTable& t) {
+  add(t, {"fxc.QLinearLookup"}, lookup);
   add(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
   add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {

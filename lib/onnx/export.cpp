@@ -331,6 +331,7 @@ class Exporter {
         node.target() == "torch.fake_quantize_per_channel_affine")
       return emitFakeQuantize(node);
     if (node.target() == "fxc.QLinearConvToFloat") return emitConvToFloat(node);
+    if (node.target() == "fxc.QLinearLookup") return emitLookup(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -425,6 +426,59 @@ class Exporter {
     }
     last->set_name(node.name());
     setOutputs(node, *last, nullptr);
+  }
+
+  // fxc.QLinearLookup (quant-lower's table for Q(f(DQ(x))) with an elementwise f) is written as
+  // the ops that index the table: Gather(table, Cast(x, int32) + offset), offset = r·256 −
+  // min(x's type) for row r: one row, or one per index along `axis` (a [rows, 1, …] constant
+  // that broadcasts there). Exact; valid at every opset.
+  void emitLookup(const ir::Node& node) {
+    auto refuse = [&](const std::string& why) {
+      throw ModelError("node '" + node.name() + "': QLinearLookup " + why);
+    };
+    if (node.args().size() != 2 || !node.args()[0].isNode() || !node.args()[1].isNode())
+      refuse("takes (x, table)");
+    const ir::Node* x = node.args()[0].toNode();
+    bool int8 = x->meta.dtype == "int8";
+    if (!int8 && x->meta.dtype != "uint8") refuse("of a value not known to be int8 or uint8");
+    const ir::Node* table_node = node.args()[1].toNode();
+    auto table =
+        table_node->op() == ir::Opcode::kGetAttr ? gm_.findTensor(table_node->target()) : nullptr;
+    if (!table || table->numel() == 0 || table->numel() % 256 != 0 || table->dims.size() != 1)
+      refuse("with a table that is not a constant of rows of 256");
+    int64_t rows = table->numel() / 256, axis = -1;
+    if (rows > 1) {
+      const ir::Argument* a = node.kwarg("axis");
+      size_t rank = x->meta.shape ? x->meta.shape->size() : 0;
+      if (!a || a->kind() != ir::Argument::Kind::kInt) refuse("without an axis for its rows");
+      axis = a->toInt() < 0 || rank == 0 ? a->toInt() : a->toInt() - static_cast<int64_t>(rank);
+      if (axis >= 0) refuse("with an axis counted from the front of a value of unknown rank");
+    }
+    std::vector<int32_t> offsets(static_cast<size_t>(rows));
+    for (size_t r = 0; r < offsets.size(); ++r)
+      offsets[r] = static_cast<int32_t>(r * 256 + (int8 ? 128 : 0));
+    auto offset = std::make_shared<ir::Tensor>();
+    offset->dtype = ir::DType::kInt32;
+    if (rows > 1) {
+      offset->dims = {rows};
+      offset->dims.resize(static_cast<size_t>(-axis), 1);
+    }
+    offset->setBytes(std::string(reinterpret_cast<const char*>(offsets.data()),
+                                 offsets.size() * sizeof(int32_t)));
+    made_tensors_.push_back(offset);
+    std::string base = value_.at(&node);
+    NodeProto& cast =
+        addStep("Cast", node.name() + "_index", {valueOf(node.args()[0], node)}, base + "_index");
+    writeAttributes({{"to", ir::Argument(int64_t{6})}}, cast, node);  // TensorProto.INT32
+    std::string row = addStep("Add", node.name() + "_row",
+                              {cast.output(0), tensorName(offset, base + "_offset")}, base + "_row")
+                          .output(0);
+    NodeProto& gather = *graph_->add_node();
+    gather.set_op_type("Gather");
+    gather.set_name(node.name());
+    gather.add_input(valueOf(node.args()[1], node));
+    gather.add_input(row);
+    setOutputs(node, gather, nullptr);
   }
 
   void emitModule(const ir::Node& node) {

@@ -9,6 +9,7 @@
 #   computes on the QDQ file, and on the reference integer kernels the same 8-bit activations; what
 #   stays in float says why at -v. The trt preset's residual convolutions (no Q after them) run
 #   on integers with a float result, written back as DequantizeLinear → Conv → Add → Relu.
+# - A tiny DenseNet (ort-cpu): each BatchNorm → ReLU between DQ and Q one lookup table.
 #   quant_lower.sh FXC NPY_COMPARE
 set -u
 fxc=$1
@@ -26,37 +27,46 @@ grep -q 'fxc: quant-lower: conv 3$' "$work/err" || fail "convolutions not lowere
 # -O0 runs the graph as written: nothing lowered.
 "$fxc" run -v -O0 "$qat" 2>"$work/err" >/dev/null || fail "run -O0"
 grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/err")"
-for preset in trt ort-cpu; do
-  "$fxc" quantize -q testdata/models/resnet18_narrow.onnx --preset "$preset" -o "$work/q.onnx" ||
-    fail "$preset: quantize"
+# Each model and preset: what quant-lower does (its counts), then the checks below.
+# - resnet18, trt: the residual adds take a float convolution output: those convolutions run on
+#   integers with a float result (the add and ReLU fused), and the adds' Qs say why they stay
+#   float.
+# - densenet (ort-cpu): DenseNet's BatchNorm → ReLU after each concatenation of dequantized
+#   values is one lookup table per layer (the concatenation made on the 8-bit values), written
+#   back as Cast → Add → Gather.
+cases=(
+  "resnet18_narrow trt max-pool 1, data movement 1, conv 12, refused 7, conv to float 8, matmul to float 1"
+  "resnet18_narrow ort-cpu max-pool 1, data movement 1, requantize 1, conv 20, add 8, matmul to float 1"
+  "densenet_tiny ort-cpu max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, matmul to float 1"
+)
+for case in "${cases[@]}"; do
+  read -r model preset expected <<<"$case"
+  name="$model $preset"
+  "$fxc" quantize -q "testdata/models/$model.onnx" --preset "$preset" -o "$work/q.onnx" ||
+    fail "$name: quantize"
   "$fxc" fuse -v "$work/q.onnx" --pass quant-lower -o "$work/low.onnx" --check 2>"$work/err" ||
-    fail "$preset: quant-lower -o --check: $(cat "$work/err")"
+    fail "$name: quant-lower -o --check: $(cat "$work/err")"
+  grep -q "quant-lower: $expected\$" "$work/err" || fail "$name: $(cat "$work/err")"
   if [ "$preset" = trt ]; then
-    # The residual adds take a float convolution output: those convolutions run on integers
-    # with a float result (the add and ReLU fused), and the adds' Qs say why they stay float.
-    grep -q 'quant-lower: max-pool 1, data movement 1, conv 12, refused 7, conv to float 8, matmul to float 1$' "$work/err" ||
-      fail "trt: $(cat "$work/err")"
     grep -q 'stays in float: an operand of the add is not dequantized' "$work/err" ||
       fail "trt: no reason for the adds left in float: $(cat "$work/err")"
-  else
-    grep -q 'quant-lower: max-pool 1, data movement 1, requantize 1, conv 20, add 8, matmul to float 1$' "$work/err" || fail "ort-cpu: $(cat "$work/err")"
   fi
-  "$fxc" run "$work/q.onnx" --output-dir "$work/a" >/dev/null || fail "$preset: run"
+  "$fxc" run "$work/q.onnx" --output-dir "$work/a" >/dev/null || fail "$name: run"
   # The written lowered model runs through the same pipeline and finds nothing left to lower but
   # the float-result convolutions, which ONNX has no op for: they are written as their QDQ ops.
   # (The classifier is com.microsoft.MatMulIntegerToFloat, ONNX Runtime's op, written as it is.)
   "$fxc" run -v "$work/low.onnx" --output-dir "$work/b" 2>"$work/err" >/dev/null ||
-    fail "$preset: run lowered"
-  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|max-pool|data movement|requantize) [0-9]' "$work/err" &&
-    fail "$preset: the written lowered model lowered again: $(grep quant-lower "$work/err")"
+    fail "$name: run lowered"
+  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|max-pool|data movement|requantize|lookup) [0-9]' "$work/err" &&
+    fail "$name: the written lowered model lowered again: $(grep quant-lower "$work/err")"
   "$compare" "$work/a/output.npy" "$work/b/output.npy" 0 0 >/dev/null ||
-    fail "$preset: the lowered model written and read back computes another function"
+    fail "$name: the lowered model written and read back computes another function"
   # The integer kernels (oneDNN's, the 8-bit loops) against the reference integer kernels (ONNX's
   # arithmetic in plain loops): the same 8-bit activations; only the float head (average pooling,
   # the classifier) rounds differently. One unit off anywhere would show as 1e-3.
   "$fxc" run --backend reference "$work/low.onnx" --output-dir "$work/r" >/dev/null ||
-    fail "$preset: run lowered on the reference kernels"
+    fail "$name: run lowered on the reference kernels"
   "$compare" "$work/a/output.npy" "$work/r/output.npy" 1e-6 0 >/dev/null ||
-    fail "$preset: the integer kernels differ from the reference integer kernels"
+    fail "$name: the integer kernels differ from the reference integer kernels"
 done
 echo ok

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "exec/interpreter.h"
@@ -749,4 +750,226 @@ TEST_CASE("quant-lower: a Gemm or MatMul whose result stays float becomes MatMul
     // Float rounding only (outputs of order 1).
     checkAgainstQdq(*qdq, *lowered, inputs, 1e-5f, 1.0, 1.0);
   }
+}
+
+namespace {
+
+// A BatchNorm2d module over `channels` with random statistics; `training` sets training_mode.
+ir::Node* batchNorm(Builder& b, ir::Node* x, int64_t channels, bool training, uint32_t seed) {
+  std::string path = "bn" + std::to_string(b.constants++);
+  ir::Module* bn = b.gm->addModule(path, "BatchNorm2d");
+  bn->setTensor("weight", fxc::exec::toTensor(randomFloats({channels}, 0.5f, 2.0f, seed)));
+  bn->setTensor("bias", fxc::exec::toTensor(randomFloats({channels}, -1.0f, 1.0f, seed + 1)));
+  bn->setTensor("running_mean",
+                fxc::exec::toTensor(randomFloats({channels}, -0.5f, 0.5f, seed + 2)));
+  bn->setTensor("running_var", fxc::exec::toTensor(randomFloats({channels}, 0.2f, 3.0f, seed + 3)));
+  bn->setAttribute("epsilon", ir::Argument(1e-5));
+  if (training) bn->setAttribute("training_mode", ir::Argument(int64_t{1}));
+  return b.g().callModule(path, {x});
+}
+
+ir::Node* module(Builder& b, const std::string& type, ir::Node* x) {
+  std::string path = "m" + std::to_string(b.constants++);
+  b.gm->addModule(path, type);
+  return b.g().callModule(path, {x});
+}
+
+std::vector<std::string> dims(const std::vector<int64_t>& shape) {
+  std::vector<std::string> out;
+  for (int64_t d : shape) out.push_back(std::to_string(d));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("quant-lower: Q(f(DQ(x))) for an elementwise f becomes a lookup table, bit for bit") {
+  // x → Q → DQ → f → Q(0.04, zy) → DQ → output. Lowered, f and the Qs around it are one
+  // fxc.QLinearLookup whose table the pass computes with f's own ops: the lowered graph equals
+  // the QDQ graph as written (reference kernels, float), every element. The near misses keep f.
+  const std::vector<int64_t> shape = {2, 5, 4, 6};
+  struct Variant {
+    const char* what;
+    std::function<ir::Node*(Builder&, ir::Node*)> f;
+    bool lowers;
+    int64_t rows;  // the table's: 1 per tensor, else the extent of the axis
+  };
+  auto c = [](Builder& b, std::vector<int64_t> s, float lo, float hi, uint32_t seed) {
+    return b.constant(randomFloats(std::move(s), lo, hi, seed));
+  };
+  std::vector<Variant> variants = {
+      {"BatchNorm2d then ReLU (DenseNet)",
+       [](Builder& b, ir::Node* v) { return module(b, "ReLU", batchNorm(b, v, 5, false, 71)); },
+       true, 5},
+      {"Hardswish", [](Builder& b, ir::Node* v) { return module(b, "Hardswish", v); }, true, 1},
+      {"x * sigmoid(x), two paths from the input",
+       [](Builder& b, ir::Node* v) {
+         return b.g().callFunction("operator.mul", {v, b.g().callFunction("torch.sigmoid", {v})});
+       },
+       true, 1},
+      {"per-channel affine by broadcast constants, then clamp",
+       [&](Builder& b, ir::Node* v) {
+         ir::Node* m = b.g().callFunction("operator.mul", {v, c(b, {5, 1, 1}, 0.5f, 2, 72)});
+         ir::Node* a = b.g().callFunction("operator.add", {c(b, {1, 5, 1, 1}, -1, 1, 73), m});
+         return b.g().callFunction("torch.clamp", {a, b.scale(-1.5f), b.scale(2.5f)});
+       },
+       true, 5},
+      {"a constant varying along the rows (axis -2)",
+       [&](Builder& b, ir::Node* v) {
+         return b.g().callFunction("operator.sub", {v, c(b, {4, 1}, -1, 1, 74)});
+       },
+       true, 4},
+      {"no op: a requantization", [](Builder&, ir::Node* v) { return v; }, true, 1},
+      {"near miss: BatchNorm in training mode",
+       [](Builder& b, ir::Node* v) { return batchNorm(b, v, 5, true, 75); }, false, 0},
+      {"near miss: a constant varying along two axes",
+       [&](Builder& b, ir::Node* v) {
+         return b.g().callFunction("operator.mul", {v, c(b, {5, 1, 6}, 0.5f, 2, 76)});
+       },
+       false, 0},
+      {"near miss: a constant that broadcasts the value to a larger shape",
+       [&](Builder& b, ir::Node* v) {
+         return b.g().callFunction("operator.add", {v, c(b, {3, 1, 1, 1, 1}, -1, 1, 77)});
+       },
+       false, 0},
+      {"near miss: a softmax inside",
+       [](Builder& b, ir::Node* v) {
+         ir::Node* s = b.g().callFunction("torch.softmax", {v}, {{"dim", ir::Argument(int64_t{1})}});
+         return b.g().callFunction("torch.relu", {s});
+       },
+       false, 0},
+  };
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    bool u8 = dtype == ir::DType::kUInt8;
+    for (const Variant& v : variants) {
+      std::string what = v.what;
+      CAPTURE(what);
+      CAPTURE(u8);
+      auto make = [&](bool read_elsewhere) {
+        Builder b;
+        ir::Node* x = b.g().placeholder("x");
+        ir::Node* d = b.dequantize(b.quantize(x, 0.05f, u8 ? 128 : 0, dtype), 0.05f,
+                                   u8 ? 128 : 0, dtype);
+        d->meta.shape = dims(shape);
+        ir::Node* f = v.f(b, d);
+        ir::Node* y = b.dequantize(b.quantize(f, 0.04f, u8 ? 60 : -20, dtype), 0.04f,
+                                   u8 ? 60 : -20, dtype);
+        if (read_elsewhere) {  // f's result read by more than the Q: f stays
+          b.g().output(ir::Argument::tuple({ir::Argument(y), ir::Argument(f)}));
+        } else {
+          b.g().output(y);
+        }
+        return std::move(b.gm);
+      };
+      // Inputs on every 8-bit value and past both ends of the range.
+      Value input = randomFloats(shape, u8 ? -6.5f : -6.5f, u8 ? 6.5f : 6.5f, 78);
+      for (bool elsewhere : {false, true}) {
+        if (elsewhere && (!v.lowers || what.rfind("no op", 0) == 0)) continue;
+        CAPTURE(elsewhere);
+        auto qdq = make(elsewhere);
+        auto lowered = make(elsewhere);
+        const auto* pass = fxc::passes::Registry::instance().find("quant-lower");
+        auto result = pass->run(*lowered, {});
+        REQUIRE(result);
+        CHECK(ir::lintGraph(lowered->graph(), lowered.get()).empty());
+        int64_t lookups = 0, tables = 0;
+        for (const auto& [key, count] : result.value().counts)
+          if (key == "lookup") lookups = count;
+        for (const ir::Node* node : lowered->graph()) {
+          if (node->target() != "fxc.QLinearLookup") continue;
+          tables = lowered->findTensor(node->args()[1].toNode()->target())->numel() / 256;
+        }
+        bool lowers = v.lowers && !elsewhere;
+        CHECK(lookups == (lowers ? 1 : 0));
+        if (lowers) CHECK(tables == v.rows);
+        std::vector<Value> inputs = {input};
+        Value want = run(*qdq, Backend::kReference, inputs)[0];
+        for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+          Value got = run(*lowered, backend, inputs)[0];
+          CHECK(got.shape == want.shape);
+          CHECK(got.f == want.f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("quant-lower: a BatchNorm after a concatenation of dequantized values is one lookup") {
+  // DenseNet's block: cat(DQ(a), DQ(b)) → BatchNorm → ReLU → Q becomes the concatenation of the
+  // 8-bit a and b, then a table of one row per channel, each row with its operand's scale.
+  const auto u8 = ir::DType::kUInt8;
+  auto make = [&](bool cat_read_twice) {
+    auto b = std::make_unique<Builder>();
+    ir::Node* da = b->dequantize(b->quantize(b->g().placeholder("a"), 0.03f, 100, u8), 0.03f,
+                                 100, u8);
+    ir::Node* db = b->dequantize(b->quantize(b->g().placeholder("b"), 0.02f, 128, u8), 0.02f,
+                                 128, u8);
+    da->meta.shape = dims({1, 3, 5, 6});
+    db->meta.shape = dims({1, 4, 5, 6});
+    ir::Node* cat =
+        b->g().callFunction("torch.cat", {da, db}, {{"axis", ir::Argument(int64_t{1})}});
+    cat->meta.shape = dims({1, 7, 5, 6});
+    ir::Node* f = module(*b, "ReLU", batchNorm(*b, cat, 7, false, 81));
+    ir::Node* y = b->dequantize(b->quantize(f, 0.05f, 0, u8), 0.05f, 0, u8);
+    if (cat_read_twice) y = b->g().callFunction("operator.add", {y, cat});
+    b->g().output(y);
+    return std::move(b->gm);
+  };
+  std::vector<Value> inputs = {randomFloats({1, 3, 5, 6}, -3.5f, 4, 82),
+                               randomFloats({1, 4, 5, 6}, -3, 3, 83)};
+  for (bool twice : {false, true}) {
+    CAPTURE(twice);
+    auto qdq = make(twice);
+    auto lowered = make(twice);
+    lower(*lowered);
+    int64_t lookups = 0, int8_cats = 0;
+    for (const ir::Node* node : lowered->graph()) {
+      lookups += node->target() == "fxc.QLinearLookup";
+      int8_cats += node->target() == "torch.cat" &&
+                   node->args()[0].toNode()->target() != "onnx.DequantizeLinear";
+    }
+    CHECK(lookups == (twice ? 0 : 1));
+    CHECK(int8_cats == (twice ? 0 : 1));
+    checkAgainstQdq(*qdq, *lowered, inputs, 0.05f, 0.0, 0.0);
+  }
+}
+
+TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the reference") {
+  // Q(x) → [max pool: its 8-bit result channels-last] → fxc.QLinearLookup with one row, or one
+  // per channel; a shape large enough to run in blocks on the thread pool, starting mid-row.
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    for (bool pooled : {false, true}) {
+      for (int64_t rows : {1, 24}) {
+        CAPTURE(static_cast<int>(dtype));
+        CAPTURE(pooled);
+        CAPTURE(rows);
+        Builder b;
+        ir::Node* v = b.quantize(b.g().placeholder("x"), 0.05f, 3, dtype);
+        if (pooled)
+          v = b.g().callFunction("torch.nn.functional.max_pool2d", {v},
+                                 {{"kernel_shape", ints({3, 3})},
+                                  {"strides", ints({1, 1})},
+                                  {"pads", ints({1, 1, 1, 1})}});
+        ir::Node* table =
+            b.constant(randomInts({rows * 256}, ir::DType::kInt8, -128, 127, 91));
+        ir::Kwargs kwargs;
+        if (rows > 1) kwargs.emplace_back("axis", ir::Argument(int64_t{-3}));
+        b.g().output(b.g().callFunction("fxc.QLinearLookup", {v, table}, kwargs));
+        std::vector<Value> inputs = {randomFloats({2, 24, 37, 41}, -7, 7, 92)};
+        auto want = run(*b.gm, Backend::kReference, inputs);
+        auto got = run(*b.gm, Backend::kCpu, inputs);
+        CHECK(got[0].dtype == ir::DType::kInt8);
+        CHECK(got[0].i == want[0].i);
+      }
+    }
+  }
+  // The fast kernel takes a native 8-bit value (a Q's), and says a table of the wrong size.
+  Builder b;
+  ir::Node* q = b.quantize(b.g().placeholder("x"), 0.05f, 3, ir::DType::kUInt8);
+  b.g().output(b.g().callFunction("fxc.QLinearLookup",
+                                  {q, b.constant(randomInts({3 * 256}, ir::DType::kUInt8, 0, 255, 93))},
+                                  {{"axis", ir::Argument(int64_t{1})}}));
+  Interpreter interpreter(*b.gm, Backend::kCpu);
+  auto wrong = interpreter.run({randomFloats({1, 4, 2, 2}, -1, 1, 94)});
+  REQUIRE_FALSE(wrong);
+  CHECK(wrong.error().find("3 rows for 4 indices") != std::string::npos);
 }
