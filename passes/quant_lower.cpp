@@ -414,8 +414,59 @@ class Lowering {
     return QuantizedConv{dx, dw, *x, sw->f, channels};
   }
 
+  // An activation that a quantized convolution applies before its Q (fxc.QLinearConvAct): its
+  // kwargs there (`activation`, the module type, and its parameters as activation_*). No clamp:
+  // those are exact integer bounds (replaceQuantize).
+  std::optional<ir::Kwargs> fusableActivation(const ir::Node* node) {
+    static const std::pair<const char*, const char*> functions[] = {
+        {"torch.nn.functional.hardswish", "Hardswish"},
+        {"torch.sigmoid", "Sigmoid"},
+        {"torch.tanh", "Tanh"},
+        {"torch.nn.functional.leaky_relu", "LeakyReLU"},
+        {"torch.nn.functional.gelu", "GELU"}};
+    if (!node || node->args().size() != 1) return std::nullopt;
+    std::string type;
+    const ir::Kwargs* attributes = &node->kwargs();
+    if (node->op() == ir::Opcode::kCallModule) {
+      const ir::Module* module = gm_.findModule(node->target());
+      if (!module) return std::nullopt;
+      type = module->type();
+      attributes = &module->attributes();
+      // A GELU recognized from its ops keeps the constants it was proven with; its kernel
+      // computes from `approximate` alone.
+      if (!module->tensors().empty() && type != "GELU") return std::nullopt;
+      if (type != "Hardswish" && type != "SiLU" && type != "Sigmoid" && type != "Tanh" &&
+          type != "LeakyReLU" && type != "GELU")
+        return std::nullopt;
+    } else if (node->op() == ir::Opcode::kCallFunction) {
+      for (const auto& [target, module_type] : functions) {
+        if (node->target() == target) type = module_type;
+      }
+      if (type.empty()) return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+    ir::Kwargs kwargs = {{"activation", ir::Argument(type)}};
+    for (const auto& [key, value] : *attributes) {
+      bool carried =
+          (type == "LeakyReLU" && key == "alpha" && value.kind() == ir::Argument::Kind::kFloat) ||
+          (type == "GELU" && key == "approximate" && value.kind() == ir::Argument::Kind::kString);
+      if (!carried) return std::nullopt;
+      kwargs.emplace_back("activation_" + key, value);
+    }
+    return kwargs;
+  }
+
   bool lowerConv(ir::Node* q, std::string& why) {
     auto [activation, conv] = activationAndValue(q);
+    // Q(act(conv(...))) with an activation the convolution applies: fxc.QLinearConvAct.
+    ir::Node* act = nodeArg(q, 0);
+    std::optional<ir::Kwargs> fused;
+    if (!isCall(conv, "torch.nn.functional.conv2d") && act && act->users().size() == 1 &&
+        isCall(nodeArg(act, 0), "torch.nn.functional.conv2d") && (fused = fusableActivation(act))) {
+      conv = nodeArg(act, 0);
+      activation = Activation{};
+    }
     if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
     if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
     auto operands = quantizedOperands(conv, why);
@@ -432,7 +483,11 @@ class Lowering {
       if (!integer) return false;
       args.emplace_back(integer);
     }
-    replaceQuantize(q, activation, "onnx.QLinearConv", std::move(args), conv->kwargs(), *y);
+    ir::Kwargs kwargs = conv->kwargs();
+    if (fused) kwargs.insert(kwargs.end(), fused->begin(), fused->end());
+    replaceQuantize(q, activation, fused ? "fxc.QLinearConvAct" : "onnx.QLinearConv",
+                    std::move(args), std::move(kwargs), *y);
+    if (fused) gm_.graph().eraseNode(act);
     eraseDead(conv);
     return true;
   }
@@ -1022,15 +1077,21 @@ class Lowering {
       if (!dq) return std::nullopt;
       values.emplace(region.entry, std::move(*dq));
     } else {
+      // Each operand's DequantizeLinear is per tensor: run on the 256 values once, its result
+      // fills the operand's rows.
+      std::vector<int64_t> one_row(rank, 1);
+      one_row[value_axis] = 256;
+      exec::Value values_only = exec::Value::ints(one_row, std::vector<int64_t>(256), in_type);
+      for (size_t v = 0; v < 256; ++v) values_only.i[v] = lo + static_cast<int64_t>(v);
       exec::Value dq = exec::Value::floats(shape, std::vector<float>(rows * 256));
       size_t row = 0;
       for (ir::Node* operand : dequantizedOperands(region.entry)) {
-        auto part = run(operand, x);
+        auto part = run(operand, values_only);
         if (!part) return std::nullopt;
         size_t extent = static_cast<size_t>(
             staticDim(*operand->meta.shape, row_axis));  // checked by elementwiseRegion
         for (size_t r = row; r < row + extent; ++r)
-          for (size_t v = 0; v < 256; ++v) dq.f[at(r, v)] = part->f[at(r, v)];
+          for (size_t v = 0; v < 256; ++v) dq.f[at(r, v)] = part->f[v];
         row += extent;
       }
       values.emplace(region.entry, std::move(dq));

@@ -337,8 +337,13 @@ bool scalarOf(const Value* v, bool is_float) {
   return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
 }
 
+// What a quantized convolution writes: 8-bit values (QLinearConv), float ones
+// (QLinearConvToFloat), or 8-bit values after an activation (QLinearConvAct).
+enum class QConvOut { kInt8, kFloat, kInt8Activation };
+
 std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeometry& g,
-                                           const Value& x, bool to_float) {
+                                           const Value& x, QConvOut out) {
+  bool to_float = out == QConvOut::kFloat;
   auto plan = std::make_shared<QConvPlan>();
   plan->src_shape = x.shape;
   plan->src_type = x.dtype;
@@ -350,6 +355,8 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
               *b = c.optionalInput(to_float ? 6 : 8);
   const Value* addend = to_float ? c.optionalInput(7) : nullptr;
   std::string activation = to_float ? c.stringAttribute("activation", "") : "";
+  std::optional<Eltwise> post;  // QLinearConvAct's activation
+  if (out == QConvOut::kInt8Activation && !(post = postOpOf(c))) return plan;
   for (size_t k = 1; k < c.inputCount(); ++k) {
     if (c.optionalInput(k) && !c.constantInput(k) && !(to_float && k == 7)) return plan;
   }
@@ -368,8 +375,10 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     return plan;
   plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
   std::vector<float> scales;
+  // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op).
+  float divisor = y_scale && !post ? y_scale->f[0] : 1.0f;
   for (float s : w_scale.f) {
-    double scale = static_cast<double>(x_scale.f[0]) * s / (y_scale ? y_scale->f[0] : 1.0f);
+    double scale = static_cast<double>(x_scale.f[0]) * s / divisor;
     if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
     scales.push_back(static_cast<float>(scale));
   }
@@ -403,6 +412,12 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     dnnl::post_ops ops;
     if (addend) ops.append_sum(1.0f);
     if (!activation.empty()) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    if (post) {
+      double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
+      if (!std::isfinite(inverse)) return plan;
+      ops.append_eltwise(1.0f, post->algorithm, post->alpha, post->beta);
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse), 0.0f);
+    }
     attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
     plan->conv = dnnl::convolution_forward(pd);
@@ -435,8 +450,9 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   return plan;
 }
 
-Kernel quantizedConvolution(Kernel reference, bool to_float) {
-  return [reference, to_float](const KernelContext& c) -> std::vector<Value> {
+Kernel quantizedConvolution(Kernel reference, QConvOut out) {
+  bool to_float = out == QConvOut::kFloat;
+  return [reference, out, to_float](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6 : 8) ||
         !c.state() || c.input(3).shape.size() != 4 || c.input(3).isFloat())
@@ -446,7 +462,7 @@ Kernel quantizedConvolution(Kernel reference, bool to_float) {
         [&](const QConvPlan& kept) {
           return kept.src_shape == x.shape && kept.src_type == x.dtype;
         },
-        [&] { return planQLinearConv(c, g, x, to_float); });
+        [&] { return planQLinearConv(c, g, x, out); });
     if (plan.use_reference) return onPlainInputs(reference, c);
     memory dst(plan.dst, engine());
     const Value* addend = to_float ? c.optionalInput(7) : nullptr;
@@ -1299,9 +1315,10 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:ConvAct2d"}, conv(Fused::kActivation));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
-  wrap(t, {"onnx.QLinearConv"}, [](const Kernel& r) { return quantizedConvolution(r, false); });
-  wrap(t, {"fxc.QLinearConvToFloat"},
-       [](const Kernel& r) { return quantizedConvolution(r, true); });
+  for (auto [key, out] : {std::pair{"onnx.QLinearConv", QConvOut::kInt8},
+                          std::pair{"fxc.QLinearConvToFloat", QConvOut::kFloat},
+                          std::pair{"fxc.QLinearConvAct", QConvOut::kInt8Activation}})
+    wrap(t, {key}, [out = out](const Kernel& r) { return quantizedConvolution(r, out); });
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
   wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
   wrap(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
@@ -1350,6 +1367,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "torch.nn.functional.avg_pool2d",
                                                 "onnx.QLinearConv",
                                                 "fxc.QLinearConvToFloat",
+                                                "fxc.QLinearConvAct",
                                                 "onnx.QuantizeLinear",
                                                 "onnx.DequantizeLinear",
                                                 "com.microsoft.QLinearAdd",

@@ -294,6 +294,32 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
   return {std::move(y)};
 }
 
+// fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B)) for an activation that is
+// no clamp: Hardswish, SiLU, ...): QLinearConv's inputs; the exact accumulator (B in it) in real
+// units (in double), the activation's reference kernel (`activation`, its activation_*
+// attributes), then QuantizeLinear's arithmetic with the output's scale and zero point.
+std::vector<Value> quantizedConvolutionActivation(const KernelContext& c) {
+  Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5),
+                                 c.optionalInput(8));
+  Value real = dequantizeAccumulator(acc, c.input(1), c.input(4), nullptr, 1, "output channel");
+  ir::Kwargs attributes;
+  const std::string& activation = fusedActivation(c, attributes);
+  auto it = referenceKernels().find("module:" + activation);
+  if (activation.empty() || it == referenceKernels().end())
+    throw ExecError("unsupported: QLinearConvAct with activation '" + activation + "'");
+  Value y = it->second(activationContext(c, {&real}, attributes)).at(0);
+  const Value& y_scale = requireFloat(c.input(6), "the output scale");
+  const Value* y_zp = c.optionalInput(7);
+  if (y_scale.numel() != 1 || (y_zp && (y_zp->numel() != 1 || y_zp->isFloat())))
+    throw ExecError("the output's scale and zero point must be one number each");
+  ir::DType dtype = y_zp ? y_zp->dtype : ir::DType::kUInt8;
+  requireFloat(y, "the activation's result");
+  QuantParams params{y_scale.f[0], y_zp ? y_zp->i[0] : 0};
+  Value out = Value::ints(y.shape, std::vector<int64_t>(y.f.size()), dtype);
+  for (size_t k = 0; k < y.f.size(); ++k) out.i[k] = quantizeValue(y.f[k], params, rangeOf(dtype));
+  return {std::move(out)};
+}
+
 // com.microsoft.MatMulIntegerToFloat(A, B, a_scale, b_scale, [a_zero_point, b_zero_point,
 // bias]): ONNX Runtime's integer matrix product with a float result (what quant-lower makes of a
 // quantized Gemm or MatMul whose result stays float): (A − z_a)(B − z_b) exactly (int64), times
@@ -348,6 +374,7 @@ void addQuantizationKernels(KernelTable& t) {
         requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
   });
   add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);
+  add(t, {"fxc.QLinearConvAct"}, quantizedConvolutionActivation);
   add(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
   add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{

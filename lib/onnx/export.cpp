@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/matcher.h"
 #include "onnx/node_info.h"
 #include "onnx/op_table.h"
 #include "onnx/trace.h"
@@ -332,6 +333,7 @@ class Exporter {
       return emitFakeQuantize(node);
     if (node.target() == "fxc.QLinearConvToFloat") return emitConvToFloat(node);
     if (node.target() == "fxc.QLinearLookup") return emitLookup(node);
+    if (node.target() == "fxc.QLinearConvAct") return emitConvActivation(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -426,6 +428,68 @@ class Exporter {
     }
     last->set_name(node.name());
     setOutputs(node, *last, nullptr);
+  }
+
+  // fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B))) is written as the QDQ ops
+  // it computes: DequantizeLinear of the input and of the weight (axis 0), Conv with the bias in
+  // real units (B[c]·s_x·s_w[c], a float constant), the activation's ops, QuantizeLinear.
+  void emitConvActivation(const ir::Node& node) {
+    static const std::string prefix = "activation_";
+    const auto& args = node.args();
+    auto refuse = [&](const std::string& why) {
+      throw ModelError("node '" + node.name() + "': QLinearConvAct " + why);
+    };
+    if (args.size() < 8 || args.size() > 9) refuse("takes 8 or 9 arguments");
+    auto input = [&](size_t k) { return valueOf(args[k], node); };
+    auto constant = [&](size_t k) -> std::vector<double> {
+      const ir::Node* at = args[k].isNode() ? args[k].toNode() : nullptr;
+      auto tensor = at && at->op() == ir::Opcode::kGetAttr ? gm_.findTensor(at->target()) : nullptr;
+      auto values = tensor ? ir::tensorValues(*tensor) : std::nullopt;
+      if (!values) refuse("with a scale or bias that is not a constant");
+      return *values;
+    };
+    std::string activation;
+    ir::Kwargs conv_attributes, activation_attributes;
+    for (const auto& [key, value] : node.kwargs()) {
+      if (key == "activation")
+        activation = value.kind() == ir::Argument::Kind::kString ? value.toString() : "?";
+      else if (key.compare(0, prefix.size(), prefix) == 0)
+        activation_attributes.emplace_back(key.substr(prefix.size()), value);
+      else
+        conv_attributes.emplace_back(key, value);
+    }
+    std::string base = value_.at(&node);
+    NodeProto& dx = addStep("DequantizeLinear", node.name() + "_dequantize_input",
+                            {input(0), input(1), input(2)}, base + "_input");
+    NodeProto& dw = addStep("DequantizeLinear", node.name() + "_dequantize_weight",
+                            {input(3), input(4), input(5)}, base + "_weight");
+    writeAttributes({{"axis", ir::Argument(int64_t{0})}}, dw, node);
+    std::vector<std::string> conv_inputs = {dx.output(0), dw.output(0)};
+    if (args.size() > 8 && !args[8].isNone()) {
+      std::vector<double> b = constant(8), sx = constant(1), sw = constant(4);
+      if (sx.size() != 1 || (sw.size() != 1 && sw.size() != b.size()))
+        refuse("with scales that do not match its bias");
+      std::vector<float> real(b.size());
+      for (size_t c = 0; c < b.size(); ++c)
+        real[c] = static_cast<float>(b[c] * sx[0] * sw[sw.size() == 1 ? 0 : c]);
+      auto bias = std::make_shared<ir::Tensor>();
+      bias->dtype = ir::DType::kFloat32;
+      bias->dims = {static_cast<int64_t>(real.size())};
+      bias->setBytes(
+          std::string(reinterpret_cast<const char*>(real.data()), real.size() * sizeof(float)));
+      made_tensors_.push_back(bias);
+      conv_inputs.push_back(tensorName(bias, base + "_bias"));
+    }
+    NodeProto& conv = addStep("Conv", node.name() + "_conv", conv_inputs, base + "_conv");
+    writeAttributes(conv_attributes, conv, node);
+    NodeProto& act =
+        emitActivation(node, activation, activation_attributes, nullptr, conv.output(0), base);
+    act.add_output(unique(base + "_activation"));
+    NodeProto& q = *graph_->add_node();
+    q.set_op_type("QuantizeLinear");
+    q.set_name(node.name());
+    for (const std::string& name : {act.output(0), input(6), input(7)}) q.add_input(name);
+    setOutputs(node, q, nullptr);
   }
 
   // fxc.QLinearLookup (quant-lower's table for Q(f(DQ(x))) with an elementwise f) is written as
@@ -591,6 +655,17 @@ class Exporter {
       conv.add_output(unique(base + "_conv"));
       return conv.output(0);
     }();
+    NodeProto& last = emitActivation(node, activation, activation_attributes, &module, x, base);
+    setOutputs(node, last, nullptr);
+  }
+
+  // The ops of activation `activation` (a module type, its parameters in `attributes` and, for
+  // Hardtanh's bounds, `module`'s activation_min/max tensors) on the value `x`; returns the last,
+  // its output not yet named.
+  NodeProto& emitActivation(const ir::Node& node, const std::string& activation,
+                            const ir::Kwargs& activation_attributes, const ir::Module* module,
+                            const std::string& x, const std::string& base) {
+    static const std::string prefix = "activation_";
     auto op = [&](const std::string& type_name, const std::string& suffix,
                   std::vector<std::string> inputs) -> NodeProto& {
       NodeProto& out = *graph_->add_node();
@@ -609,7 +684,7 @@ class Exporter {
       // The bounds' names first: a bound that was a Constant node is written where it is named.
       std::vector<std::string> inputs = {x};
       for (const char* bound : {"min", "max"}) {
-        auto tensor = module.tensor(prefix + bound);
+        auto tensor = module ? module->tensor(prefix + bound) : nullptr;
         if (!tensor) continue;
         inputs.resize(std::string(bound) == "min" ? 1 : 2);
         inputs.push_back(tensorName(tensor, node.target() + "." + prefix + bound));
@@ -666,10 +741,10 @@ class Exporter {
       std::string product = step("Mul", "mul", {x, plus_one});
       last = &op("Mul", "_half", {product, scalarName(0.5f, "half")});
     } else {
-      throw ModelError("node '" + node.name() + "': " + fused_type + " with activation " +
-                       activation + ", which export does not know");
+      throw ModelError("node '" + node.name() + "': " + "activation " + activation +
+                       ", which export does not know");
     }
-    setOutputs(node, *last, nullptr);
+    return *last;
   }
 
   // A LinearAct's product: MatMul(x, W) or MatMul(x, Transpose(W)) when transB, then Add(bias)

@@ -384,6 +384,11 @@ struct ConvModel {
   int64_t w_zp = 0;
   float bias_scale_factor = 1.0f;  // 1: exactly sx·sw; else another scale
   bool clamp = false;              // torch.clamp(-0.5, 0.9) after the (relu-less) conv
+  // An activation after the (relu-less) conv: a module type, or a function (torch.*); with
+  // attributes; its result read by the Q and, when `read_twice`, by the output too.
+  std::string activation = {};
+  ir::Kwargs activation_attributes = {};
+  bool read_twice = false;
 };
 
 std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float sy) {
@@ -416,8 +421,16 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
       {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
   if (m.relu) value = b->g().callFunction("torch.relu", {value});
   if (m.clamp) value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(0.9f)});
+  if (m.activation.rfind("torch.", 0) == 0) {
+    value = b->g().callFunction(m.activation, {value}, m.activation_attributes);
+  } else if (!m.activation.empty()) {
+    b->gm->addModule("act", m.activation)->attributes() = m.activation_attributes;
+    value = b->g().callModule("act", {value});
+  }
   ir::Node* q = b->quantize(value, sy, m.y_zp, m.y_type);
-  b->g().output(b->dequantize(q, sy, m.y_zp, m.y_type));
+  ir::Node* y = b->dequantize(q, sy, m.y_zp, m.y_type);
+  b->g().output(m.read_twice ? ir::Argument::tuple({ir::Argument(y), ir::Argument(value)})
+                             : ir::Argument(y));
   return std::move(b->gm);
 }
 
@@ -454,6 +467,56 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
     Lowered counts = lower(*lowered);
     CHECK(counts.conv == v.lowered);
     CHECK(counts.refused == 1 - v.lowered);
+    checkAgainstQdq(*qdq, *lowered, inputs, sy);
+  }
+}
+
+TEST_CASE("quant-lower: Q(act(conv)) becomes QLinearConvAct within one output step") {
+  // Q(act(conv(DQ(x), DQ(w), b))) for an activation that is no clamp: one int8 convolution that
+  // applies the activation before its Q (oneDNN: output scales, the activation, × 1/s_y as
+  // post-ops). Against the QDQ graph as written: within one output step. Near misses: the
+  // activation read twice (the convolution runs to float instead), a Hardsigmoid (not one of
+  // the fused activations).
+  const float sx = 0.01f, sy = 0.004f;
+  std::vector<Value> inputs = {randomFloats({2, 4, 10, 10}, -1.2f, 1.3f, 5)};
+  struct Variant {
+    std::string activation;
+    ir::Kwargs attributes;
+    bool read_twice;
+    int64_t fused;
+  };
+  std::vector<Variant> variants = {
+      {"Hardswish", {}, false, 1},
+      {"SiLU", {}, false, 1},
+      {"Sigmoid", {}, false, 1},
+      {"Tanh", {}, false, 1},
+      {"LeakyReLU", {{"alpha", ir::Argument(0.1)}}, false, 1},
+      {"GELU", {}, false, 1},
+      {"GELU", {{"approximate", ir::Argument(std::string("tanh"))}}, false, 1},
+      {"torch.nn.functional.hardswish", {}, false, 1},
+      {"torch.sigmoid", {}, false, 1},
+      {"Hardswish", {}, true, 0},
+      {"Hardsigmoid", {}, false, 0},
+  };
+  for (const Variant& v : variants) {
+    CAPTURE(v.activation);
+    CAPTURE(v.read_twice);
+    ConvModel m;
+    m.relu = false;
+    m.y_zp = 60;
+    m.activation = v.activation;
+    m.activation_attributes = v.attributes;
+    m.read_twice = v.read_twice;
+    auto qdq = convModel(m, sx, sy);
+    auto lowered = convModel(m, sx, sy);
+    lower(*lowered);
+    int64_t fused = 0, to_float = 0;
+    for (const ir::Node* node : lowered->graph()) {
+      fused += node->target() == "fxc.QLinearConvAct";
+      to_float += node->target() == "fxc.QLinearConvToFloat";
+    }
+    CHECK(fused == v.fused);
+    CHECK(to_float == 1 - v.fused);
     checkAgainstQdq(*qdq, *lowered, inputs, sy);
   }
 }
