@@ -1131,6 +1131,15 @@ class Lowering {
       operands = dequantizedOperands(region->entry);
       in_type = scalarParams(operands[0], 1)->dtype;
     }
+    // The 8-bit values themselves must be of the zero point's type (ONNX's rule; the lookup
+    // kernel takes no other), where the graph says their type.
+    std::vector<ir::Node*> sources = operands;
+    if (sources.empty()) sources.push_back(region->entry);
+    for (ir::Node* dq : sources) {
+      const std::string& type = nodeArg(dq, 0)->meta.dtype;
+      if (!type.empty() && type != ir::dtypeName(in_type))
+        return (why = "a dequantized value is not of its zero point's type"), false;
+    }
     auto table = tabulate(*region, q, in_type, why);
     if (!table) return false;
     ir::Node* x = nodeArg(region->entry, 0);
