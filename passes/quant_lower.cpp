@@ -11,6 +11,10 @@
 //     (and so for the ops that only move elements: flatten, reshape, permute, squeeze,
 //     unsqueeze, cat — each of cat's operands gets its own Q)
 //   %y = QuantizeLinear(DequantizeLinear(%q, s, z), s, z)  ⇒  %q
+//   %y = QuantizeLinear(GlobalAveragePool(DequantizeLinear(%x, ...)), ...)
+//     ⇒  com.microsoft.QLinearGlobalAveragePool(%x, ...)
+//   %y = QuantizeLinear(act(conv2d(DQ(%x), DQ(%w), %b))) for act Hardswish, SiLU, Sigmoid, Tanh,
+//     LeakyReLU, GELU  ⇒  fxc.QLinearConvAct(%x, ..., %w, ..., %y_scale, %y_zp, %bq)
 //   %y = QuantizeLinear(f(DequantizeLinear(%x, ...)), ...)  ⇒  fxc.QLinearLookup(%x, %table)
 //     for an elementwise f (activations, BatchNorm, arithmetic with constants), the input a
 //     DequantizeLinear or a concatenation of them (then made again on the 8-bit values)
@@ -35,6 +39,11 @@
 //   axis would move with the elements).
 // - QuantizeLinear(DequantizeLinear(q)) with the same scale and zero point is q: (q − z)·s/s is
 //   within an ulp of the integer q − z, which rounding restores. Exact.
+// - QLinearGlobalAveragePool: the exact integer sum of each plane, its mean in double, then Q;
+//   the QDQ graph's float mean of the dequantized values differs by their rounding alone: one
+//   unit at most, at a rounding tie. Both quantized per tensor to one type.
+// - QLinearConvAct: QLinearConv's integer accumulator, the activation on its real value, then Q:
+//   what the QDQ graph computes but for float rounding (at most one unit, at a tie).
 // - A lookup table: f maps each element alone (a listed elementwise op; BatchNorm in inference
 //   mode), its constants vary along at most one axis, its ops are read by nothing but each other
 //   and the Q: Q(f(DQ(x))) is then a function of x's 256 values, one table row per index along
@@ -101,6 +110,8 @@ class Lowering {
         result_.add("conv");
       } else if (why.empty() && lowerAdd(q, add_why)) {
         result_.add("add");
+      } else if (why.empty() && lowerGlobalAveragePool(q, why)) {
+        result_.add("average pool");
       } else if (why.empty() && lowerLookup(q, why)) {
         result_.add("lookup");
       } else if (!why.empty() || !add_why.empty()) {
@@ -708,6 +719,32 @@ class Lowering {
                                       y->scale_node,  y->zero_point_node};
     replaceQuantize(q, activation, "com.microsoft.QLinearAdd", std::move(args), {}, *y);
     eraseDead(add);
+    return true;
+  }
+
+  // Q(GlobalAveragePool(DQ(x))) ⇒ com.microsoft.QLinearGlobalAveragePool(x, ...): input and
+  // output quantized per tensor to one type.
+  bool lowerGlobalAveragePool(ir::Node* q, std::string& why) {
+    ir::Node* pool = nodeArg(q, 0);
+    const ir::Module* module =
+        pool && pool->op() == ir::Opcode::kCallModule ? gm_.findModule(pool->target()) : nullptr;
+    bool global = isCall(pool, "torch.nn.functional.adaptive_avg_pool2d")
+                      ? pool->kwargs().empty()
+                      : module && module->type() == "AdaptiveAvgPool2d" &&
+                            module->attributes().empty() && module->tensors().empty();
+    if (!global || pool->args().size() != 1) return false;  // not a global average pool's Q
+    if (pool->users().size() != 1) return (why = "the average pool has other users"), false;
+    ir::Node* dq = nodeArg(pool, 0);
+    if (!isCall(dq, "onnx.DequantizeLinear") || !nodeArg(dq, 0))
+      return (why = "the pooled value is not dequantized"), false;
+    auto x = scalarParams(dq, 1), y = scalarParams(q, 1);
+    if (!x || !y || x->dtype != y->dtype)
+      return (why = "the input and the output are not quantized per tensor to one type"), false;
+    std::vector<ir::Argument> args = {nodeArg(dq, 0), x->scale_node, x->zero_point_node,
+                                      y->scale_node, y->zero_point_node};
+    replaceQuantize(q, Activation{}, "com.microsoft.QLinearGlobalAveragePool", std::move(args), {},
+                    *y);
+    eraseDead(pool);
     return true;
   }
 

@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -1298,6 +1299,70 @@ Kernel lookupInt8(Kernel reference) {
   };
 }
 
+// com.microsoft.QLinearGlobalAveragePool of an 8-bit [N, C, H, W] in a plain or channels-last
+// oneDNN layout: the integer plane sums (vectorized: along the pixel in NCHW, across the
+// channels in NHWC), then the reference's arithmetic per plane (meanOfQuantized, QuantizeLinear).
+template <typename T>
+FXC_VECTOR_CLONES void sumPlanes(const T* x, int64_t* sums, size_t n, size_t c, size_t inner,
+                                 bool channels_last) {
+  std::vector<int32_t> acc(c);  // |sum| < 2^31: inner below 2^23 (checked)
+  for (size_t b = 0; b < n; ++b) {
+    const T* at = x + b * c * inner;
+    if (channels_last) {
+      std::fill(acc.begin(), acc.end(), 0);
+      for (size_t p = 0; p < inner; ++p, at += c)
+        for (size_t k = 0; k < c; ++k) acc[k] += at[k];
+      for (size_t k = 0; k < c; ++k) sums[b * c + k] = acc[k];
+    } else {
+      for (size_t k = 0; k < c; ++k, at += inner) {
+        int32_t sum = 0;
+        for (size_t p = 0; p < inner; ++p) sum += at[p];
+        sums[b * c + k] = sum;
+      }
+    }
+  }
+}
+
+Kernel quantizedGlobalAveragePool(Kernel reference) {
+  return [reference](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() < 4) return onPlainInputs(reference, c);
+    const Value& x = c.input(0);
+    const Value *zx = c.optionalInput(2), *zy = c.optionalInput(4);
+    if (!x.native || !isInt8(x.dtype) || x.shape.size() != 4 || !scalarOf(&c.input(1), true) ||
+        !scalarOf(&c.input(3), true) || (zx && (!scalarOf(zx, false) || zx->dtype != x.dtype)) ||
+        (zy && (!scalarOf(zy, false) || !isInt8(zy->dtype))) ||
+        c.intAttribute("channels_last", 0) != 0)
+      return onPlainInputs(reference, c);
+    memory in = memoryOf(x);
+    const memory::desc& desc = in.get_desc();
+    const auto& blocking = desc.data.format_desc.blocking;
+    auto [n, ch, h, w] = std::array<int64_t, 4>{x.shape[0], x.shape[1], x.shape[2], x.shape[3]};
+    int64_t inner = h * w;
+    if (!unpadded(desc) || blocking.inner_nblks != 0 || inner == 0 || inner >= (1 << 23))
+      return onPlainInputs(reference, c);
+    const auto* st = blocking.strides;
+    bool nchw = st[3] == 1 && st[2] == w && st[1] == inner && st[0] == ch * inner;
+    bool nhwc = st[1] == 1 && st[3] == ch && st[2] == w * ch && st[0] == ch * inner;
+    if (!nchw && !nhwc) return onPlainInputs(reference, c);
+    std::vector<int64_t> sums(static_cast<size_t>(n * ch));
+    auto [sn, sc, si] = std::array<size_t, 3>{static_cast<size_t>(n), static_cast<size_t>(ch),
+                                              static_cast<size_t>(inner)};
+    if (x.dtype == ir::DType::kUInt8)
+      sumPlanes(static_cast<const uint8_t*>(in.get_data_handle()), sums.data(), sn, sc, si, nhwc);
+    else
+      sumPlanes(static_cast<const int8_t*>(in.get_data_handle()), sums.data(), sn, sc, si, nhwc);
+    ir::DType dtype = zy ? zy->dtype : ir::DType::kUInt8;
+    QuantRange range = dtype == ir::DType::kUInt8 ? QuantRange{0, 255} : QuantRange{-128, 127};
+    QuantParams out{c.input(3).f[0], zy ? zy->i[0] : 0};
+    int64_t z = zx ? zx->i[0] : 0;
+    Value y = Value::ints({n, ch, 1, 1}, std::vector<int64_t>(sums.size()), dtype);
+    for (size_t k = 0; k < sums.size(); ++k)
+      y.i[k] =
+          quantizeValue(meanOfQuantized(sums[k] - inner * z, inner, c.input(1).f[0]), out, range);
+    return {std::move(y)};
+  };
+}
+
 // Replaces the kernels under `keys` by `make(reference)`.
 template <typename Make>
 void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
@@ -1326,6 +1391,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"torch.maximum"}, int8Bound<true>);
   wrap(t, {"torch.minimum"}, int8Bound<false>);
   wrap(t, {"fxc.QLinearLookup"}, lookupInt8);
+  wrap(t, {"com.microsoft.QLinearGlobalAveragePool"}, quantizedGlobalAveragePool);
   wrap(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pooling<false>);
   // 1-D ops through the fast 2-D kernels.
   for (auto [one_d, two_d] :
@@ -1374,7 +1440,8 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "com.microsoft.MatMulIntegerToFloat",
                                                 "torch.maximum",
                                                 "torch.minimum",
-                                                "fxc.QLinearLookup"};
+                                                "fxc.QLinearLookup",
+                                                "com.microsoft.QLinearGlobalAveragePool"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> out = keys;
     for (const std::string& key : onednn::layoutKernelKeys()) out.push_back(key);

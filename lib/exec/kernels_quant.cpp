@@ -330,6 +330,38 @@ std::vector<Value> matmulIntegerToFloat(const KernelContext& c) {
                                 acc.shape.size() - 1, "column")};
 }
 
+// com.microsoft.QLinearGlobalAveragePool (ONNX Runtime's contrib op, what quant-lower makes of
+// Q(GlobalAveragePool(DQ(x)))), NCHW: per (n, c) plane the exact integer sum of x − z_x, its mean
+// in real units (meanOfQuantized), then QuantizeLinear's arithmetic with (s_y, z_y). The QDQ
+// ops' float mean differs only by the rounding of each dequantized element: a result on a
+// rounding tie may differ by one unit.
+std::vector<Value> quantizedGlobalAveragePool(const KernelContext& c) {
+  const Value& x = c.input(0);
+  if (x.isFloat() || x.shape.size() < 3)
+    throw ExecError("QLinearGlobalAveragePool takes an integer input of rank 3 or more");
+  if (c.intAttribute("channels_last", 0) != 0)
+    throw ExecError("unsupported: QLinearGlobalAveragePool with channels_last");
+  Broadcast px(x, c.input(1), c.optionalInput(2), 1), py(x, c.input(3), c.optionalInput(4), 1);
+  if (px.scales.size() != 1 || py.scales.size() != 1)
+    throw ExecError("unsupported: QLinearGlobalAveragePool with per-axis scales");
+  int64_t planes = x.shape[0] * x.shape[1], inner = 1;
+  for (size_t d = 2; d < x.shape.size(); ++d) inner *= x.shape[d];
+  if (inner == 0) throw ExecError("QLinearGlobalAveragePool of an empty plane");
+  const Value* zy = c.optionalInput(4);
+  ir::DType dtype = zy ? zy->dtype : ir::DType::kUInt8;
+  std::vector<int64_t> shape = x.shape;
+  for (size_t d = 2; d < shape.size(); ++d) shape[d] = 1;
+  Value y = Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(planes)), dtype);
+  QuantParams in = px.at(0);
+  for (int64_t p = 0; p < planes; ++p) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < inner; ++k) sum += x.i[static_cast<size_t>(p * inner + k)];
+    float mean = meanOfQuantized(sum - inner * in.zero_point, inner, in.scale);
+    y.i[static_cast<size_t>(p)] = quantizeValue(mean, py.at(0), rangeOf(dtype));
+  }
+  return {std::move(y)};
+}
+
 // fxc.QLinearLookup (quant-lower's form of Q(f(DQ(x))) for an elementwise f): a table of 256
 // results per row, y = table[r·256 + x − min(x's type)], one row (r = 0) or one per index along
 // `axis` of x (r that index). The table holds the output's type.
@@ -361,6 +393,7 @@ std::vector<Value> lookup(const KernelContext& c) {
 
 void addQuantizationKernels(KernelTable& t) {
   add(t, {"fxc.QLinearLookup"}, lookup);
+  add(t, {"com.microsoft.QLinearGlobalAveragePool"}, quantizedGlobalAveragePool);
   add(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
   add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {

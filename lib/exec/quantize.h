@@ -24,6 +24,11 @@ float dequantizeValue(int64_t q, const QuantParams& p);
 inline float fakeQuantizeValue(float x, const QuantParams& p, QuantRange range) {
   return dequantizeValue(quantizeValue(x, p, range), p);
 }
+// The mean of `count` (> 0) dequantized values given the exact sum of their q − zero_point, in
+// double: (sum · scale) / count. Within float rounding of the mean of the dequantized values.
+inline float meanOfQuantized(int64_t centered_sum, int64_t count, float scale) {
+  return static_cast<float>(static_cast<double>(centered_sum) * scale / static_cast<double>(count));
+}
 
 // Parameters for values in [lo, hi]. The range is first widened to include 0 (so that 0 is
 // exact); symmetric: zero point at the middle of the integer range (0 for int8) and scale

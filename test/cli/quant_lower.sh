@@ -34,15 +34,17 @@ grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/er
 # - densenet (ort-cpu): DenseNet's BatchNorm → ReLU after each concatenation of dequantized
 #   values is one lookup table per layer (the concatenation made on the 8-bit values), written
 #   back as Cast → Add → Gather.
+# - resnet18 and densenet (ort-cpu): the global average pool between DQ and Q runs on the 8-bit
+#   values (com.microsoft.QLinearGlobalAveragePool, written as it is).
 # - mobilenet_v3 (ort-cpu): each convolution with a Hardswish before its Q one
 #   fxc.QLinearConvAct, written back as DequantizeLinear → Conv → the activation's ops →
 #   QuantizeLinear; at opset 13 its Hardswish is written as HardSigmoid · x, which the pipeline
 #   does not fuse again ("close": the written model runs another, float, path).
 cases=(
-  "resnet18_narrow trt exact max-pool 1, data movement 1, conv 12, refused 7, conv to float 8, matmul to float 1"
-  "resnet18_narrow ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 20, add 8, matmul to float 1"
-  "densenet_tiny ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, matmul to float 1"
-  "mobilenet_v3_small_narrow ort-cpu close data movement 1, conv 34, refused 19, add 6, conv to float 18, matmul to float 2"
+  "resnet18_narrow trt exact max-pool 1, data movement 1, conv 12, refused 8, conv to float 8, matmul to float 1"
+  "resnet18_narrow ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 20, add 8, average pool 1, matmul to float 1"
+  "densenet_tiny ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, average pool 1, matmul to float 1"
+  "mobilenet_v3_small_narrow ort-cpu close data movement 1, conv 34, refused 19, average pool 10, add 6, conv to float 18, matmul to float 2"
 )
 for case in "${cases[@]}"; do
   read -r model preset exact expected <<<"$case"

@@ -1036,3 +1036,61 @@ TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the ref
   REQUIRE_FALSE(wrong);
   CHECK(wrong.error().find("3 rows for 4 indices") != std::string::npos);
 }
+
+TEST_CASE("quant-lower: Q(GlobalAveragePool(DQ(x))) on integers, within one output step") {
+  // Lowered to com.microsoft.QLinearGlobalAveragePool: an exact integer sum per plane. Against
+  // the QDQ graph as written (float mean of the dequantized values) within one step of the
+  // output (a result on a rounding tie); on oneDNN's layouts (plain, and channels-last after a
+  // max pool) equal to the reference kernel. Near misses: the pool read twice, another output
+  // type.
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      bool pooled = variant == 1, twice = variant == 2, other_type = variant == 3;
+      CAPTURE(static_cast<int>(dtype));
+      CAPTURE(variant);
+      bool u8 = dtype == ir::DType::kUInt8;
+      auto make = [&] {
+        Builder b;
+        ir::Node* v = b.quantize(b.g().placeholder("x"), 0.05f, u8 ? 100 : -7, dtype);
+        if (pooled)
+          v = b.g().callFunction("torch.nn.functional.max_pool2d", {v},
+                                 {{"kernel_shape", ints({3, 3})},
+                                  {"strides", ints({1, 1})},
+                                  {"pads", ints({1, 1, 1, 1})}});
+        ir::Node* d = b.dequantize(v, 0.05f, u8 ? 100 : -7, dtype);
+        ir::Node* mean = b.g().callFunction("torch.nn.functional.adaptive_avg_pool2d", {d});
+        ir::DType y_type = other_type ? (u8 ? ir::DType::kInt8 : ir::DType::kUInt8) : dtype;
+        bool y_u8 = y_type == ir::DType::kUInt8;
+        ir::Node* y = b.dequantize(b.quantize(mean, 0.006f, y_u8 ? 20 : -100, y_type), 0.006f,
+                                   y_u8 ? 20 : -100, y_type);
+        b.g().output(twice ? ir::Argument::tuple({ir::Argument(y), ir::Argument(mean)})
+                           : ir::Argument(y));
+        return std::move(b.gm);
+      };
+      auto qdq = make();
+      auto lowered = make();
+      lower(*lowered);
+      int64_t integer = 0;
+      for (const ir::Node* node : lowered->graph())
+        integer += node->target() == "com.microsoft.QLinearGlobalAveragePool";
+      CHECK(integer == (twice || other_type ? 0 : 1));
+      // Means spread over several output steps, unsaturated.
+      std::vector<Value> inputs = {randomFloats({2, 24, 13, 11}, -0.6f, 0.8f, 101)};
+      Value want = run(*qdq, Backend::kReference, inputs)[0];
+      Value reference = run(*lowered, Backend::kReference, inputs)[0];
+      Value fast = run(*lowered, Backend::kCpu, inputs)[0];
+      CHECK(fast.f == reference.f);
+      REQUIRE(reference.shape == want.shape);
+      size_t off = 0;
+      std::vector<float> distinct;
+      for (size_t k = 0; k < want.f.size(); ++k) {
+        CHECK(std::fabs(reference.f[k] - want.f[k]) <= 0.006f * 1.0001f);
+        off += reference.f[k] != want.f[k];
+        if (std::find(distinct.begin(), distinct.end(), want.f[k]) == distinct.end())
+          distinct.push_back(want.f[k]);
+      }
+      CHECK(off <= want.f.size() / 50);
+      CHECK(distinct.size() >= 5);  // the means spread over steps, not saturated
+    }
+  }
+}
