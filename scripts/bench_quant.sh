@@ -37,7 +37,8 @@ done
 ./scripts/build.sh build
 python=/usr/bin/python3
 for model in $models; do
-  [ -f "build/big/$model.onnx" ] || "$python" scripts/export_testdata.py --big build/big >/dev/null
+  [ -f "build/big/$model.onnx" ] ||
+    "$python" scripts/export_testdata.py --big build/big --names "$model" >/dev/null
 done
 field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.3f' % eval(sys.argv[1], {}, d))" "$1"; }
 
