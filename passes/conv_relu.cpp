@@ -26,14 +26,11 @@
 #include <optional>
 
 #include "ir/matcher.h"
+#include "passes/fused_activation.h"
 #include "passes/registry.h"
 
 namespace fxc::passes {
-namespace {
 
-// The activations conv-act fuses (module types), and the functions that are the same (what a
-// model's ops become without a module scope: torch.clamp is Clip). linear-act adds GELU and ReLU
-// (a convolution's ReLU is conv-relu's).
 std::vector<std::string> fusedActivations(bool linear) {
   std::vector<std::string> types = {"Hardtanh", "LeakyReLU", "Hardswish",
                                     "SiLU",     "Sigmoid",   "Tanh"};
@@ -52,13 +49,14 @@ std::vector<std::pair<std::string, std::string>> fusedFunctions(bool linear) {
                      {{"torch.nn.functional.gelu", "GELU"}, {"torch.relu", "ReLU"}});
   return functions;
 }
-// The attributes an activation of `type` has, that the fused module carries, and their kind.
 bool carriedAttribute(const std::string& type, const std::string& key, ir::Argument::Kind kind) {
   using K = ir::Argument::Kind;
   return (type == "Hardtanh" && (key == "min" || key == "max") && kind == K::kFloat) ||
          (type == "LeakyReLU" && key == "alpha" && kind == K::kFloat) ||
          (type == "GELU" && key == "approximate" && kind == K::kString);
 }
+
+namespace {
 
 // A Linear that is a plain product (x @ W or x @ Wᵀ, + b): what LinearAct's kernels and export
 // take. Gemm's other attributes (transA, α, β) at their defaults only.

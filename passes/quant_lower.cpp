@@ -64,6 +64,7 @@
 #include "exec/interpreter.h"
 #include "exec/value.h"
 #include "ir/module_kind.h"
+#include "passes/fused_activation.h"
 #include "passes/quant.h"
 
 namespace fxc::passes {
@@ -429,12 +430,6 @@ class Lowering {
   // kwargs there (`activation`, the module type, and its parameters as activation_*). No clamp:
   // those are exact integer bounds (replaceQuantize).
   std::optional<ir::Kwargs> fusableActivation(const ir::Node* node) {
-    static const std::pair<const char*, const char*> functions[] = {
-        {"torch.nn.functional.hardswish", "Hardswish"},
-        {"torch.sigmoid", "Sigmoid"},
-        {"torch.tanh", "Tanh"},
-        {"torch.nn.functional.leaky_relu", "LeakyReLU"},
-        {"torch.nn.functional.gelu", "GELU"}};
     if (!node || node->args().size() != 1) return std::nullopt;
     std::string type;
     const ir::Kwargs* attributes = &node->kwargs();
@@ -446,23 +441,18 @@ class Lowering {
       // A GELU recognized from its ops keeps the constants it was proven with; its kernel
       // computes from `approximate` alone.
       if (!module->tensors().empty() && type != "GELU") return std::nullopt;
-      if (type != "Hardswish" && type != "SiLU" && type != "Sigmoid" && type != "Tanh" &&
-          type != "LeakyReLU" && type != "GELU")
-        return std::nullopt;
     } else if (node->op() == ir::Opcode::kCallFunction) {
-      for (const auto& [target, module_type] : functions) {
+      for (const auto& [target, module_type] : fusedFunctions(true)) {
         if (node->target() == target) type = module_type;
       }
-      if (type.empty()) return std::nullopt;
-    } else {
-      return std::nullopt;
     }
+    std::vector<std::string> types = fusedActivations(true);
+    if (type == "Hardtanh" || type == "ReLU" ||
+        std::find(types.begin(), types.end(), type) == types.end())
+      return std::nullopt;
     ir::Kwargs kwargs = {{"activation", ir::Argument(type)}};
     for (const auto& [key, value] : *attributes) {
-      bool carried =
-          (type == "LeakyReLU" && key == "alpha" && value.kind() == ir::Argument::Kind::kFloat) ||
-          (type == "GELU" && key == "approximate" && value.kind() == ir::Argument::Kind::kString);
-      if (!carried) return std::nullopt;
+      if (!carriedAttribute(type, key, value.kind())) return std::nullopt;
       kwargs.emplace_back("activation_" + key, value);
     }
     return kwargs;
@@ -992,7 +982,7 @@ class Lowering {
       return (why = "the ops before the Q are not between its input and it"), std::nullopt;
     for (ir::Node* node : region.nodes) {
       for (ir::Node* user : node->users()) {
-        if (node == sink ? user != q : !inside.count(user) || user == region.entry)
+        if (node == sink ? user != q : !inside.count(user))
           return (why = node->name() + " has users besides the Q"), std::nullopt;
       }
     }

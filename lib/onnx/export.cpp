@@ -434,7 +434,6 @@ class Exporter {
   // it computes: DequantizeLinear of the input and of the weight (axis 0), Conv with the bias in
   // real units (B[c]·s_x·s_w[c], a float constant), the activation's ops, QuantizeLinear.
   void emitConvActivation(const ir::Node& node) {
-    static const std::string prefix = "activation_";
     const auto& args = node.args();
     auto refuse = [&](const std::string& why) {
       throw ModelError("node '" + node.name() + "': QLinearConvAct " + why);
@@ -448,16 +447,8 @@ class Exporter {
       if (!values) refuse("with a scale or bias that is not a constant");
       return *values;
     };
-    std::string activation;
     ir::Kwargs conv_attributes, activation_attributes;
-    for (const auto& [key, value] : node.kwargs()) {
-      if (key == "activation")
-        activation = value.kind() == ir::Argument::Kind::kString ? value.toString() : "?";
-      else if (key.compare(0, prefix.size(), prefix) == 0)
-        activation_attributes.emplace_back(key.substr(prefix.size()), value);
-      else
-        conv_attributes.emplace_back(key, value);
-    }
+    std::string activation = splitActivation(node.kwargs(), conv_attributes, activation_attributes);
     std::string base = value_.at(&node);
     NodeProto& dx = addStep("DequantizeLinear", node.name() + "_dequantize_input",
                             {input(0), input(1), input(2)}, base + "_input");
@@ -472,12 +463,8 @@ class Exporter {
       std::vector<float> real(b.size());
       for (size_t c = 0; c < b.size(); ++c)
         real[c] = static_cast<float>(b[c] * sx[0] * sw[sw.size() == 1 ? 0 : c]);
-      auto bias = std::make_shared<ir::Tensor>();
-      bias->dtype = ir::DType::kFloat32;
-      bias->dims = {static_cast<int64_t>(real.size())};
-      bias->setBytes(
-          std::string(reinterpret_cast<const char*>(real.data()), real.size() * sizeof(float)));
-      made_tensors_.push_back(bias);
+      auto bias = madeTensor(ir::DType::kFloat32, {static_cast<int64_t>(real.size())}, real.data(),
+                             real.size() * sizeof(float));
       conv_inputs.push_back(tensorName(bias, base + "_bias"));
     }
     NodeProto& conv = addStep("Conv", node.name() + "_conv", conv_inputs, base + "_conv");
@@ -521,15 +508,13 @@ class Exporter {
     std::vector<int32_t> offsets(static_cast<size_t>(rows));
     for (size_t r = 0; r < offsets.size(); ++r)
       offsets[r] = static_cast<int32_t>(r * 256 + (int8 ? 128 : 0));
-    auto offset = std::make_shared<ir::Tensor>();
-    offset->dtype = ir::DType::kInt32;
+    std::vector<int64_t> dims;  // [rows, 1, …] to broadcast along the axis; a scalar for one row
     if (rows > 1) {
-      offset->dims = {rows};
-      offset->dims.resize(static_cast<size_t>(-axis), 1);
+      dims = {rows};
+      dims.resize(static_cast<size_t>(-axis), 1);
     }
-    offset->setBytes(std::string(reinterpret_cast<const char*>(offsets.data()),
-                                 offsets.size() * sizeof(int32_t)));
-    made_tensors_.push_back(offset);
+    auto offset = madeTensor(ir::DType::kInt32, std::move(dims), offsets.data(),
+                             offsets.size() * sizeof(int32_t));
     std::string base = value_.at(&node);
     NodeProto& cast =
         addStep("Cast", node.name() + "_index", {valueOf(node.args()[0], node)}, base + "_index");
@@ -632,23 +617,15 @@ class Exporter {
   // module had them), LeakyRelu, Sigmoid, Tanh, Relu, HardSwish (opset 14+; before,
   // HardSigmoid(1/6, 1/2) · x), SiLU as Sigmoid · x, GELU as its formula in plain ops.
   void emitFusedActivation(const ir::Node& node, const ir::Module& module) {
-    static const std::string prefix = "activation_";
     const std::string& fused_type = module.type();
     bool linear = fused_type == "LinearAct";
     if (node.args().size() != 1)
       throw ModelError("node '" + node.name() + "': " + fused_type + " takes 1 argument");
-    const ir::Argument* type = module.attribute("activation");
-    if (!type || type->kind() != ir::Argument::Kind::kString)
-      throw ModelError("node '" + node.name() + "': " + fused_type + " without its activation");
-    const std::string& activation = type->toString();
     ir::Kwargs conv_attributes, activation_attributes;
-    for (const auto& [key, value] : module.attributes()) {
-      if (key == "activation") continue;
-      if (key.compare(0, prefix.size(), prefix) == 0)
-        activation_attributes.emplace_back(key.substr(prefix.size()), value);
-      else
-        conv_attributes.emplace_back(key, value);
-    }
+    std::string activation =
+        splitActivation(module.attributes(), conv_attributes, activation_attributes);
+    if (activation.empty() || activation == "?")
+      throw ModelError("node '" + node.name() + "': " + fused_type + " without its activation");
     std::string base = value_.at(&node);
     std::string x = linear ? emitLinearProduct(node, module, conv_attributes, base) : [&] {
       NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
@@ -657,6 +634,23 @@ class Exporter {
     }();
     NodeProto& last = emitActivation(node, activation, activation_attributes, &module, x, base);
     setOutputs(node, last, nullptr);
+  }
+
+  // A fused node's attributes split: its `activation` (returned; "" when absent, "?" when not a
+  // string), the activation's own (activation_*, the prefix dropped), and the rest.
+  static std::string splitActivation(const ir::Kwargs& all, ir::Kwargs& rest,
+                                     ir::Kwargs& activation_attributes) {
+    static const std::string prefix = "activation_";
+    std::string activation;
+    for (const auto& [key, value] : all) {
+      if (key == "activation")
+        activation = value.kind() == ir::Argument::Kind::kString ? value.toString() : "?";
+      else if (key.compare(0, prefix.size(), prefix) == 0)
+        activation_attributes.emplace_back(key.substr(prefix.size()), value);
+      else
+        rest.emplace_back(key, value);
+    }
+    return activation;
   }
 
   // The ops of activation `activation` (a module type, its parameters in `attributes` and, for
@@ -796,14 +790,22 @@ class Exporter {
     return out;
   }
 
+  // A tensor export makes (an initializer of the written model): `dtype`, `dims`, the bytes.
+  std::shared_ptr<ir::Tensor> madeTensor(ir::DType dtype, std::vector<int64_t> dims,
+                                         const void* data, size_t size) {
+    auto tensor = std::make_shared<ir::Tensor>();
+    tensor->dtype = dtype;
+    tensor->dims = std::move(dims);
+    tensor->setBytes(std::string(static_cast<const char*>(data), size));
+    made_tensors_.push_back(tensor);
+    return tensor;
+  }
+
   // An initializer holding one float32 `value` (written once per value).
   const std::string& scalarName(float value, const std::string& fallback) {
     auto it = scalar_names_.find(value);
     if (it != scalar_names_.end()) return it->second;
-    auto tensor = std::make_shared<ir::Tensor>();
-    tensor->dtype = ir::DType::kFloat32;
-    tensor->setBytes(std::string(reinterpret_cast<const char*>(&value), sizeof value));
-    made_tensors_.push_back(tensor);
+    auto tensor = madeTensor(ir::DType::kFloat32, {}, &value, sizeof value);
     return scalar_names_.emplace(value, tensorName(tensor, fallback)).first->second;
   }
 
