@@ -28,7 +28,7 @@ const QuantPreset* findPreset(const std::string& name);
 std::string presetNames();  // "ort-cpu, trt"
 
 // The kind of op `node` is for quantization (ONNX names: Conv, ConvTranspose, Gemm, MatMul, Add,
-// Concat, MaxPool, AveragePool), or "".
+// Mul, Concat, MaxPool, AveragePool), or "".
 std::string quantKind(const ir::GraphModule& gm, const ir::Node& node);
 bool isWeighted(const std::string& kind);
 bool isObserver(const ir::GraphModule& gm, const ir::Node& node);

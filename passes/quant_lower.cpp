@@ -6,6 +6,7 @@
 //     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max, Min]
 //   %y = QuantizeLinear([clamp](DequantizeLinear(%a) + DequantizeLinear(%b)))
 //     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
+//     (and a product of two dequantized values into com.microsoft.QLinearMul)
 //
 //   %p = max_pool(%v);  %y = QuantizeLinear(%p, ...)  ⇒  %q = QuantizeLinear(%v, ...); max_pool(%q)
 //     (and so for the ops that only move elements: flatten, reshape, permute, squeeze,
@@ -26,8 +27,8 @@
 //   rounded to int32 units of s_x·s_w[c] (at most half a unit of the accumulator, far below the
 //   output's step). The integer run differs from the QDQ model's float run only in rounding: at
 //   most one unit of the output's step, on values at a rounding tie.
-// - QLinearAdd: DQ(a) + DQ(b) quantized, in the same float arithmetic as the QDQ ops: exact. Its
-//   operands must be known to have one shape (no broadcasting).
+// - QLinearAdd, QLinearMul: DQ(a) + DQ(b) (or DQ(a)·DQ(b)) quantized, in the same float
+//   arithmetic as the QDQ ops, with the add's own numpy broadcasting: exact.
 // - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
 //   float op and the Q: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for any monotone Q, so it
 //   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere;
@@ -107,16 +108,17 @@ class Lowering {
     }
     for (ir::Node* q : nodesOf("onnx.QuantizeLinear")) {
       std::string why, add_why;
+      const char* binary = nullptr;
       if (lowerConv(q, why)) {
         result_.add("conv");
-      } else if (why.empty() && lowerAdd(q, add_why)) {
-        result_.add("add");
+      } else if (why.empty() && (binary = lowerBinary(q, add_why))) {
+        result_.add(binary);
       } else if (why.empty() && lowerGlobalAveragePool(q, why)) {
         result_.add("average pool");
       } else if (why.empty() && lowerLookup(q, why)) {
         result_.add("lookup");
       } else if (!why.empty() || !add_why.empty()) {
-        // An add's refusal says more than the lookup's ("reads two quantized values").
+        // An add's or mul's refusal says more than the lookup's ("reads two quantized values").
         if (!add_why.empty()) why = add_why;
         spdlog::debug("quant-lower: {} stays in float: {}", q->name(), why);
         result_.add("refused");
@@ -690,26 +692,31 @@ class Lowering {
     return true;
   }
 
-  // Q(relu(DQ(a) + DQ(b))) ⇒ QLinearAdd(a, ..., b, ..., y, ...): operands of one known shape,
-  // everything quantized per tensor to the output's type.
-  bool lowerAdd(ir::Node* q, std::string& why) {
-    auto [activation, add] = activationAndValue(q);
-    if (!isCall(add, "operator.add") || add->args().size() != 2) return false;
-    if (add->users().size() != 1) return (why = "the add has other users"), false;
-    ir::Node *da = nodeArg(add, 0), *db = nodeArg(add, 1);
+  // Q(relu(DQ(a) + DQ(b))) ⇒ QLinearAdd(a, ..., b, ..., y, ...), and a product into QLinearMul:
+  // everything quantized per tensor to the output's type; numpy broadcasting, as the add's.
+  // Returns what it lowered ("add", "mul"), or nullptr.
+  const char* lowerBinary(ir::Node* q, std::string& why) {
+    auto [activation, op] = activationAndValue(q);
+    bool mul = isCall(op, "operator.mul");
+    if (!(mul || isCall(op, "operator.add")) || op->args().size() != 2 || !op->kwargs().empty())
+      return nullptr;
+    const char* what = mul ? "mul" : "add";
+    if (op->users().size() != 1)
+      return (why = std::string("the ") + what + " has other users"), nullptr;
+    ir::Node *da = nodeArg(op, 0), *db = nodeArg(op, 1);
     if (!isCall(da, "onnx.DequantizeLinear") || !isCall(db, "onnx.DequantizeLinear"))
-      return (why = "an operand of the add is not dequantized"), false;
+      return (why = std::string("an operand of the ") + what + " is not dequantized"), nullptr;
     auto a = scalarParams(da, 1), b = scalarParams(db, 1), y = scalarParams(q, 1);
     if (!a || !b || !y || a->dtype != y->dtype || b->dtype != y->dtype)
-      return (why = "the operands and the output are not quantized per tensor to one type"), false;
-    if (!da->meta.shape || !db->meta.shape || *da->meta.shape != *db->meta.shape)
-      return (why = "the operands are not known to have the same shape"), false;
+      return (why = "the operands and the output are not quantized per tensor to one type"),
+             nullptr;
     std::vector<ir::Argument> args = {nodeArg(da, 0), a->scale_node,     a->zero_point_node,
                                       nodeArg(db, 0), b->scale_node,     b->zero_point_node,
                                       y->scale_node,  y->zero_point_node};
-    replaceQuantize(q, activation, "com.microsoft.QLinearAdd", std::move(args), {}, *y);
-    eraseDead(add);
-    return true;
+    replaceQuantize(q, activation, mul ? "com.microsoft.QLinearMul" : "com.microsoft.QLinearAdd",
+                    std::move(args), {}, *y);
+    eraseDead(op);
+    return what;
   }
 
   // Q(GlobalAveragePool(DQ(x))) ⇒ com.microsoft.QLinearGlobalAveragePool(x, ...): input and
@@ -1220,8 +1227,9 @@ class Lowering {
 
 RegisterPass quant_lower{
     {"quant-lower",
-     "runs a QDQ model's convolutions and adds on integers (QLinearConv, "
-     "QLinearAdd), max pooling on int8, elementwise ops between DQ and Q as lookup tables",
+     "runs a QDQ model's convolutions, adds and products on integers (QLinearConv, "
+     "QLinearAdd, QLinearMul), max pooling on int8, elementwise ops between DQ and Q as lookup "
+     "tables",
      {},
      [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> { return Lowering(gm).run(); },
      nullptr,

@@ -4,9 +4,10 @@
 //   %y = conv(%x)    ⇒   %x_obs = activation_post_process_0(%x);  %y = conv(%x_obs)
 //
 // Which inputs, per preset: trt — the activation input of Conv/ConvTranspose/Gemm/MatMul, and on
-// a residual Add only the shortcut input; ort-cpu — those, both Add inputs, Concat inputs and the
-// pooling inputs. Options narrow it: op-types (ONNX names joined by '+'), exclude (node names
-// joined by '+'). Weights are not observed: quant-convert quantizes them from their values.
+// a residual Add only the shortcut input; ort-cpu — those, both Add inputs, both inputs of a Mul
+// of two computed values, Concat inputs and the pooling inputs. Options narrow it: op-types (ONNX
+// names joined by '+'), exclude (node names joined by '+'). Weights are not observed: quant-convert
+// quantizes them from their values.
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -30,7 +31,8 @@ const QuantPreset* findPreset(const std::string& name) {
        false,
        {-127, 127},
        true,
-       {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Concat", "MaxPool", "AveragePool"},
+       {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul", "Concat", "MaxPool",
+        "AveragePool"},
        false},
   };
   for (const auto& preset : presets) {
@@ -57,6 +59,7 @@ std::string quantKind(const ir::GraphModule& gm, const ir::Node& node) {
   const std::string& t = node.target();
   if (t == "operator.matmul") return "MatMul";
   if (t == "operator.add" || t == "torch.add") return "Add";
+  if (t == "operator.mul" || t == "torch.mul") return "Mul";
   if (t == "torch.cat") return "Concat";
   if (t == "torch.nn.functional.max_pool2d") return "MaxPool";
   if (t == "torch.nn.functional.avg_pool2d" || t == "torch.nn.functional.adaptive_avg_pool2d")
@@ -126,8 +129,8 @@ std::set<std::string> splitPlus(const std::string& text) {
   return out;
 }
 
-const char* kKinds[] = {"Conv", "ConvTranspose", "Gemm",    "MatMul",
-                        "Add",  "Concat",        "MaxPool", "AveragePool"};
+const char* kKinds[] = {"Conv", "ConvTranspose", "Gemm",    "MatMul",     "Add",
+                        "Mul",  "Concat",        "MaxPool", "AveragePool"};
 
 Expected<bool> validate(const Options& options) {
   if (!findPreset(options.get("preset")))
@@ -135,8 +138,8 @@ Expected<bool> validate(const Options& options) {
   for (const auto& kind : splitPlus(options.get("op-types"))) {
     if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
       return Error{"op-types: '" + kind +
-                   "' is not one of Conv, ConvTranspose, Gemm, MatMul, Add, Concat, MaxPool, "
-                   "AveragePool"};
+                   "' is not one of Conv, ConvTranspose, Gemm, MatMul, Add, Mul, Concat, "
+                   "MaxPool, AveragePool"};
   }
   return true;
 }
@@ -175,6 +178,15 @@ Expected<PassResult> observe(ir::GraphModule& gm, const Options& options) {
       bool first_weighted = producedByWeighted(gm, values[0]);
       bool second_weighted = producedByWeighted(gm, values[1]);
       values = {first_weighted != second_weighted && !first_weighted ? values[0] : values[1]};
+    }
+    // A product only of two computed float values (a squeeze-excitation's scale: ONNX Runtime's
+    // QLinearMul); one with a constant (a layer scale, a GELU's ½) stays float.
+    if (kind == "Mul") {
+      bool both = values.size() == 2 && node->args().size() == 2;
+      for (ir::Node* v : values)
+        both = both && v->op() != ir::Opcode::kGetAttr &&
+               (v->meta.dtype.empty() || v->meta.dtype == "float32");
+      if (!both) continue;
     }
     // Constants (weights) are quantized by quant-convert from their values; int64 shape
     // arithmetic never is.

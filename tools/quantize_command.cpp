@@ -646,11 +646,11 @@ Runner addQuantizeCommand(CLI::App& app) {
   cmd->add_option("--exclude", flags->exclude, "node names to leave in float")
       ->allow_extra_args(false);
   cmd->add_option("--op-types", flags->op_types,
-                  "ONNX op types to quantize (Conv, ConvTranspose, Gemm, MatMul, Add, Concat, "
-                  "MaxPool, AveragePool; default: the preset's)")
+                  "ONNX op types to quantize (Conv, ConvTranspose, Gemm, MatMul, Add, Mul, "
+                  "Concat, MaxPool, AveragePool; default: the preset's)")
       ->delimiter(',')
-      ->check(CLI::IsMember(
-          {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Concat", "MaxPool", "AveragePool"}));
+      ->check(CLI::IsMember({"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul", "Concat",
+                             "MaxPool", "AveragePool"}));
   cmd->add_flag("--qat", flags->qat,
                 "write the fake-quant model for training: float weights behind Q/DQ");
   cmd->add_option("--codegen", flags->codegen,

@@ -79,6 +79,29 @@ int64_t wrapTo(int64_t value, ir::DType dtype) {
   }
 }
 
+std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> out(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t da = k + a.size() >= rank ? a[k + a.size() - rank] : 1;
+    int64_t db = k + b.size() >= rank ? b[k + b.size() - rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      throw ExecError("shapes " + shapeText(a) + " and " + shapeText(b) + " do not broadcast");
+    out[k] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& out) {
+  std::vector<int64_t> strides(out.size(), 0), own = stridesOf(shape);
+  for (size_t k = 0; k < shape.size(); ++k) {
+    size_t o = k + out.size() - shape.size();
+    strides[o] = shape[k] == 1 ? 0 : own[k];
+  }
+  return strides;
+}
+
 namespace {
 
 template <typename F>
@@ -126,55 +149,6 @@ Kernel numericUnary(FF float_fn, FI int_fn) {
     for (size_t k = 0; k < x.i.size(); ++k) y.i[k] = wrapTo(int_fn(x.i[k]), x.dtype);
     return std::vector<Value>{std::move(y)};
   };
-}
-
-// numpy broadcasting: the output shape, and for each operand the strides to read it with.
-std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  size_t rank = std::max(a.size(), b.size());
-  std::vector<int64_t> out(rank);
-  for (size_t k = 0; k < rank; ++k) {
-    int64_t da = k + a.size() >= rank ? a[k + a.size() - rank] : 1;
-    int64_t db = k + b.size() >= rank ? b[k + b.size() - rank] : 1;
-    if (da != db && da != 1 && db != 1)
-      throw ExecError("shapes " + shapeText(a) + " and " + shapeText(b) + " do not broadcast");
-    out[k] = da == 1 ? db : da;
-  }
-  return out;
-}
-
-std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape,
-                                      const std::vector<int64_t>& out) {
-  std::vector<int64_t> strides(out.size(), 0), own = stridesOf(shape);
-  for (size_t k = 0; k < shape.size(); ++k) {
-    size_t o = k + out.size() - shape.size();
-    strides[o] = shape[k] == 1 ? 0 : own[k];
-  }
-  return strides;
-}
-
-// Calls fn(out_index, a_index, b_index) over the broadcast output.
-template <typename F>
-std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
-  std::vector<int64_t> shape = broadcastShape(a.shape, b.shape);
-  std::vector<int64_t> sa = broadcastStrides(a.shape, shape), sb = broadcastStrides(b.shape, shape);
-  int64_t total = 1;
-  for (int64_t d : shape) total *= d;
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t ia = 0, ib = 0;
-  for (int64_t o = 0; o < total; ++o) {
-    fn(o, ia, ib);
-    for (size_t k = shape.size(); k-- > 0;) {
-      if (++index[k] < shape[k]) {
-        ia += sa[k];
-        ib += sb[k];
-        break;
-      }
-      ia -= sa[k] * (shape[k] - 1);
-      ib -= sb[k] * (shape[k] - 1);
-      index[k] = 0;
-    }
-  }
-  return shape;
 }
 
 // body(i) for i in [0, n): on the thread pool when `parallel`. A body that can throw (the integer

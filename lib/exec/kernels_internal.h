@@ -54,6 +54,36 @@ const Value* parameter(const KernelContext& c, const char* name, size_t index);
 int64_t wrapTo(int64_t value, ir::DType dtype);
 // Whether values of `dtype` live in Value::i (the integer types and bool).
 bool heldAsInteger(ir::DType dtype);
+// numpy broadcasting: the output shape (throws where the shapes do not broadcast), and the
+// strides to read an operand of `shape` with over the output `out` (0 along its broadcast axes).
+std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& out);
+// Calls fn(out_index, a_index, b_index) over the broadcast output, in row-major order; returns
+// the output's shape.
+template <typename F>
+std::vector<int64_t> forEachBroadcast(const Value& a, const Value& b, F fn) {
+  std::vector<int64_t> shape = broadcastShape(a.shape, b.shape);
+  std::vector<int64_t> sa = broadcastStrides(a.shape, shape), sb = broadcastStrides(b.shape, shape);
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t ia = 0, ib = 0;
+  for (int64_t o = 0; o < total; ++o) {
+    fn(o, ia, ib);
+    for (size_t k = shape.size(); k-- > 0;) {
+      if (++index[k] < shape[k]) {
+        ia += sa[k];
+        ib += sb[k];
+        break;
+      }
+      ia -= sa[k] * (shape[k] - 1);
+      ib -= sb[k] * (shape[k] - 1);
+      index[k] = 0;
+    }
+  }
+  return shape;
+}
 // Copies elements of `x` into `y` (already shaped) reading through `source_index`.
 template <typename F>
 void gatherElements(const Value& x, Value& y, F source_index) {

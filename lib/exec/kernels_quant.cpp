@@ -221,26 +221,30 @@ std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
           Value::ints({}, {params.zero_point}, ir::DType::kUInt8)};
 }
 
-// com.microsoft.QLinearAdd (ONNX Runtime's contrib op, what quant-lower makes of a quantized
-// Add): Q(DQ(a) + DQ(b)) with the QDQ ops' own arithmetic, per tensor, operands of one shape.
-std::vector<Value> quantizedAdd(const KernelContext& c) {
+// com.microsoft.QLinearAdd and QLinearMul (ONNX Runtime's contrib ops, what quant-lower makes of
+// a quantized Add or Mul): Q(DQ(a) ∘ DQ(b)) with the QDQ ops' own float arithmetic, per tensor,
+// numpy broadcasting.
+template <bool kMul>
+std::vector<Value> quantizedBinary(const KernelContext& c) {
+  const char* name = kMul ? "QLinearMul" : "QLinearAdd";
   const Value &a = c.input(0), &b = c.input(3);
-  if (a.isFloat() || b.isFloat()) throw ExecError("QLinearAdd's operands must be integer");
-  if (a.shape != b.shape)
-    throw ExecError("unsupported: QLinearAdd of shapes " + shapeText(a.shape) + " and " +
-                    shapeText(b.shape));
+  if (a.isFloat() || b.isFloat())
+    throw ExecError(std::string(name) + "'s operands must be integer");
+  std::vector<int64_t> shape = broadcastShape(a.shape, b.shape);
   Broadcast pa(a, c.input(1), c.optionalInput(2), 1), pb(b, c.input(4), c.optionalInput(5), 1);
   const Value* zy = c.optionalInput(7);
   Broadcast py(a, c.input(6), zy, 1);
   if (pa.scales.size() != 1 || pb.scales.size() != 1 || py.scales.size() != 1)
-    throw ExecError("unsupported: QLinearAdd with per-axis scales");
+    throw ExecError(std::string("unsupported: ") + name + " with per-axis scales");
   ir::DType dtype = zy ? zy->dtype : ir::DType::kUInt8;
   QuantRange range = rangeOf(dtype);
-  Value y = Value::ints(a.shape, std::vector<int64_t>(a.i.size()), dtype);
-  for (size_t k = 0; k < a.i.size(); ++k) {
-    float sum = dequantizeValue(a.i[k], pa.at(0)) + dequantizeValue(b.i[k], pb.at(0));
-    y.i[k] = quantizeValue(sum, py.at(0), range);
-  }
+  Value y =
+      Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(checkedNumel(shape))), dtype);
+  forEachBroadcast(a, b, [&](int64_t o, int64_t i, int64_t j) {
+    float u = dequantizeValue(a.i[static_cast<size_t>(i)], pa.at(0));
+    float v = dequantizeValue(b.i[static_cast<size_t>(j)], pb.at(0));
+    y.i[static_cast<size_t>(o)] = quantizeValue(kMul ? u * v : u + v, py.at(0), range);
+  });
   return {std::move(y)};
 }
 
@@ -394,7 +398,8 @@ std::vector<Value> lookup(const KernelContext& c) {
 void addQuantizationKernels(KernelTable& t) {
   add(t, {"fxc.QLinearLookup"}, lookup);
   add(t, {"com.microsoft.QLinearGlobalAveragePool"}, quantizedGlobalAveragePool);
-  add(t, {"com.microsoft.QLinearAdd"}, quantizedAdd);
+  add(t, {"com.microsoft.QLinearAdd"}, quantizedBinary<false>);
+  add(t, {"com.microsoft.QLinearMul"}, quantizedBinary<true>);
   add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {
     return std::vector<Value>{integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),

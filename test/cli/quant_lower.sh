@@ -39,12 +39,13 @@ grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/er
 # - mobilenet_v3 (ort-cpu): each convolution with a Hardswish before its Q one
 #   fxc.QLinearConvAct, written back as DequantizeLinear → Conv → the activation's ops →
 #   QuantizeLinear; at opset 13 its Hardswish is written as HardSigmoid · x, which the pipeline
-#   does not fuse again ("close": the written model runs another, float, path).
+#   does not fuse again ("close": the written model runs another, float, path). The ort-cpu
+#   preset quantizes both operands of each squeeze-excitation product: com.microsoft.QLinearMul.
 cases=(
   "resnet18_narrow trt exact max-pool 1, data movement 1, conv 12, refused 8, conv to float 8, matmul to float 1"
   "resnet18_narrow ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 20, add 8, average pool 1, matmul to float 1"
   "densenet_tiny ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, average pool 1, matmul to float 1"
-  "mobilenet_v3_small_narrow ort-cpu close data movement 1, conv 34, refused 19, average pool 10, add 6, conv to float 18, matmul to float 2"
+  "mobilenet_v3_small_narrow ort-cpu close data movement 1, conv 43, average pool 10, refused 10, mul 9, add 6, conv to float 9, matmul to float 2"
 )
 for case in "${cases[@]}"; do
   read -r model preset exact expected <<<"$case"
@@ -64,7 +65,7 @@ for case in "${cases[@]}"; do
   # (The classifier is com.microsoft.MatMulIntegerToFloat, ONNX Runtime's op, written as it is.)
   "$fxc" run -v "$work/low.onnx" --output-dir "$work/b" 2>"$work/err" >/dev/null ||
     fail "$name: run lowered"
-  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|max-pool|data movement|requantize|lookup) [0-9]' "$work/err" &&
+  grep -Eq 'fxc: quant-lower: (.*, )?(conv|add|mul|max-pool|data movement|requantize|lookup) [0-9]' "$work/err" &&
     fail "$name: the written lowered model lowered again: $(grep quant-lower "$work/err")"
   if [ "$exact" = exact ]; then
     "$compare" "$work/a/output.npy" "$work/b/output.npy" 0 0 >/dev/null ||

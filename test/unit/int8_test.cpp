@@ -557,11 +557,81 @@ TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
     CHECK(counts.add == 1);
     checkAgainstQdq(*qdq, *lowered, {x, randomFloats({1, 4, 6, 6}, -2, 2, 8)}, 0.04f, 0.0, 0.0);
   }
-  // Operands not known to have one shape (a broadcast): the add stays in float.
+  // An operand that broadcasts ([1, 4, 1, 6]): the add's own broadcasting, exact as well.
+  auto qdq = make(false, true);
   auto broadcast = make(false, true);
   Lowered counts = lower(*broadcast);
-  CHECK(counts.add == 0);
-  CHECK(counts.refused == 1);
+  CHECK(counts.add == 1);
+  CHECK(counts.refused == 0);
+  checkAgainstQdq(*qdq, *broadcast, {x, randomFloats({1, 4, 1, 6}, -2, 2, 8)}, 0.04f, 0.0, 0.0);
+}
+
+TEST_CASE("quant-lower: Q(DQ(a) · DQ(b)) becomes QLinearMul, bit for bit, in oneDNN's layouts") {
+  // A squeeze-excitation's product: x (plain after its Q, or channels-last after a max pool)
+  // times s of x's shape, [N, C, 1, 1], [1, C, 1, 1] or one element, either operand first,
+  // [relu], then Q. Against the QDQ graph as written: equal (the same float arithmetic), on
+  // both backends; the shape runs on the thread pool in blocks that start mid-row. Near misses
+  // stay as they are: the product read twice, a per-axis quantized operand.
+  const std::vector<std::vector<int64_t>> scale_shapes = {
+      {2, 24, 37, 41}, {2, 24, 1, 1}, {1, 24, 1, 1}, {1}};
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    for (size_t shape = 0; shape < scale_shapes.size(); ++shape) {
+      for (int variant = 0; variant < 5; ++variant) {
+        bool pooled = variant == 1, swapped = variant == 2, relu = variant == 2;
+        bool twice = variant == 3, per_axis = variant == 4;
+        CAPTURE(static_cast<int>(dtype));
+        CAPTURE(shape);
+        CAPTURE(variant);
+        bool u8 = dtype == ir::DType::kUInt8;
+        auto make = [&] {
+          Builder b;
+          ir::Node* v = b.quantize(b.g().placeholder("x"), 0.05f, u8 ? 120 : -8, dtype);
+          if (pooled)
+            v = b.g().callFunction("torch.nn.functional.max_pool2d", {v},
+                                   {{"kernel_shape", ints({3, 3})},
+                                    {"strides", ints({1, 1})},
+                                    {"pads", ints({1, 1, 1, 1})}});
+          ir::Node* x = b.dequantize(v, 0.05f, u8 ? 120 : -8, dtype);
+          ir::Node* s = b.g().placeholder("s");
+          ir::Node* qs;
+          if (per_axis) {
+            std::vector<float> scales(24, 0.0041f);
+            scales[5] = 0.0043f;
+            ir::Node* sc = b.constant(Value::floats({24}, scales));
+            ir::Node* zp =
+                b.constant(Value::ints({24}, std::vector<int64_t>(24, u8 ? 7 : -100), dtype));
+            qs = b.g().callFunction("onnx.QuantizeLinear", {s, sc, zp},
+                                    {{"axis", ir::Argument(int64_t{1})}});
+          } else {
+            qs = b.quantize(s, 0.0041f, u8 ? 7 : -100, dtype);
+          }
+          ir::Node* ds = b.g().callFunction("onnx.DequantizeLinear",
+                                            {qs, qs->args()[1], qs->args()[2]}, qs->kwargs());
+          ir::Node* product =
+              b.g().callFunction("operator.mul", swapped ? std::vector<ir::Argument>{ds, x}
+                                                         : std::vector<ir::Argument>{x, ds});
+          ir::Node* last = relu ? b.g().callFunction("torch.relu", {product}) : product;
+          ir::Node* y = b.dequantize(b.quantize(last, 0.011f, u8 ? 60 : -3, dtype), 0.011f,
+                                     u8 ? 60 : -3, dtype);
+          b.g().output(twice ? ir::Argument::tuple({ir::Argument(y), ir::Argument(product)})
+                             : ir::Argument(y));
+          return std::move(b.gm);
+        };
+        if (per_axis && scale_shapes[shape].size() != 4) continue;
+        auto qdq = make();
+        auto lowered = make();
+        lower(*lowered);
+        int64_t integer = 0;
+        for (const ir::Node* node : lowered->graph())
+          integer += node->target() == "com.microsoft.QLinearMul";
+        CHECK(integer == (twice || per_axis ? 0 : 1));
+        Value x = randomFloats({2, 24, 37, 41}, -6.5f, 6.0f, 111);
+        Value s = randomFloats(scale_shapes[shape], -0.4f, 1.0f, 112);
+        s.f[0] = 0.5f;
+        checkAgainstQdq(*qdq, *lowered, {x, s}, 0.011f, 0.0, 0.0);
+      }
+    }
+  }
 }
 
 TEST_CASE("quant-lower: a Q moves through concat, permute and reshape onto the 8-bit values") {
