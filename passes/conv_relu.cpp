@@ -10,9 +10,10 @@
 //
 // conv-act's activations are the modules a convolution can apply to its output as it writes it
 // (oneDNN's eltwise post-ops): Hardtanh (ReLU6, Clip with constant bounds), LeakyReLU,
-// Hardswish, SiLU, Sigmoid, Tanh. The fused module records which (`activation`) and the
-// activation's own parameters under `activation_` (Hardtanh's bounds as the tensors or
-// attributes it had, LeakyReLU's α), so that it computes exactly what the two modules did.
+// Hardswish, Hardsigmoid (a squeeze-excitation's gate), SiLU, Sigmoid, Tanh. The fused module
+// records which (`activation`) and the activation's own parameters under `activation_`
+// (Hardtanh's bounds as the tensors or attributes it had, LeakyReLU's α, Hardsigmoid's α and
+// β), so that it computes exactly what the two modules did.
 //
 // The fused node keeps the conv's name and module (retyped, as torch.ao.nn.intrinsic does) and
 // the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu; a LinearAct
@@ -32,7 +33,7 @@
 namespace fxc::passes {
 
 std::vector<std::string> fusedActivations(bool linear) {
-  std::vector<std::string> types = {"Hardtanh", "LeakyReLU", "Hardswish",
+  std::vector<std::string> types = {"Hardtanh", "LeakyReLU", "Hardswish", "Hardsigmoid",
                                     "SiLU",     "Sigmoid",   "Tanh"};
   if (linear) types.insert(types.end(), {"GELU", "ReLU"});
   return types;
@@ -42,6 +43,7 @@ std::vector<std::pair<std::string, std::string>> fusedFunctions(bool linear) {
       {"torch.clamp", "Hardtanh"},
       {"torch.nn.functional.leaky_relu", "LeakyReLU"},
       {"torch.nn.functional.hardswish", "Hardswish"},
+      {"torch.nn.functional.hardsigmoid", "Hardsigmoid"},
       {"torch.sigmoid", "Sigmoid"},
       {"torch.tanh", "Tanh"}};
   if (linear)
@@ -53,6 +55,7 @@ bool carriedAttribute(const std::string& type, const std::string& key, ir::Argum
   using K = ir::Argument::Kind;
   return (type == "Hardtanh" && (key == "min" || key == "max") && kind == K::kFloat) ||
          (type == "LeakyReLU" && key == "alpha" && kind == K::kFloat) ||
+         (type == "Hardsigmoid" && (key == "alpha" || key == "beta") && kind == K::kFloat) ||
          (type == "GELU" && key == "approximate" && kind == K::kString);
 }
 
@@ -302,7 +305,7 @@ RegisterPass conv_add_relu{
 
 RegisterPass conv_act{{"conv-act",
                        "fuses a Conv2d with the activation after it (ReLU6/Hardtanh, LeakyReLU, "
-                       "Hardswish, SiLU, Sigmoid, Tanh) into ConvAct2d: one kernel",
+                       "Hardswish, Hardsigmoid, SiLU, Sigmoid, Tanh) into ConvAct2d: one kernel",
                        {},
                        [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
                          return ConvReluFuser(gm, Fusion::kActivation).run();

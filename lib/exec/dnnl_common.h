@@ -48,13 +48,23 @@ Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float>
               ir::DType dtype = ir::DType::kFloat32);
 
 // The eltwise primitive (or post-op) that computes activation `type` (a module type: ReLU,
-// Hardtanh, LeakyReLU, Hardswish, SiLU, Sigmoid, Tanh, GELU) with the parameters `c` holds;
+// Hardtanh, LeakyReLU, Hardswish, Hardsigmoid, SiLU, Sigmoid, Tanh, GELU) with the parameters
+// `c` holds;
 // nullopt where none does (Hardtanh with unbounded ends, another GELU approximation).
+// Hardsigmoid is two: oneDNN 2.6 has no hardsigmoid, so α·x + β (linear), then clip to [0, 1].
 struct Eltwise {
   dnnl::algorithm algorithm = dnnl::algorithm::undef;
   float alpha = 0, beta = 0;
+  dnnl::algorithm then = dnnl::algorithm::undef;  // a second step, or undef
+  float then_alpha = 0, then_beta = 0;
   bool operator==(const Eltwise& o) const {
-    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta;
+    return algorithm == o.algorithm && alpha == o.alpha && beta == o.beta && then == o.then &&
+           then_alpha == o.then_alpha && then_beta == o.then_beta;
+  }
+  // Appends the step(s) as eltwise post-ops.
+  void appendTo(dnnl::post_ops& ops) const {
+    ops.append_eltwise(1.0f, algorithm, alpha, beta);
+    if (then != dnnl::algorithm::undef) ops.append_eltwise(1.0f, then, then_alpha, then_beta);
   }
 };
 std::optional<Eltwise> eltwiseOf(const std::string& type, const KernelContext& c);

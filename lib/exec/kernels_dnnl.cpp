@@ -199,7 +199,7 @@ std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b,
   dnnl::post_ops ops;
   if (fused == Fused::kAddRelu) ops.append_sum(1.0f);  // dst holds the residual before the run
   if (fused == Fused::kActivation)
-    ops.append_eltwise(1.0f, post.algorithm, post.alpha, post.beta);
+    post.appendTo(ops);
   else if (fused != Fused::kNone)
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
@@ -416,8 +416,19 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     if (post) {
       double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
       if (!std::isfinite(inverse)) return plan;
-      ops.append_eltwise(1.0f, post->algorithm, post->alpha, post->beta);
-      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse), 0.0f);
+      if (post->algorithm == dnnl::algorithm::eltwise_linear &&
+          post->then == dnnl::algorithm::eltwise_clip_v2) {
+        // Hardsigmoid with 1/s_y folded in: clip(α/s_y · x + β/s_y, lo/s_y, hi/s_y). oneDNN
+        // 2.6's int8 convolution drops a linear post-op after linear and clip (its result was
+        // the clip's, unscaled: int8_test).
+        auto scaled = [&](float v) { return static_cast<float>(v * inverse); };
+        ops.append_eltwise(1.0f, post->algorithm, scaled(post->alpha), scaled(post->beta));
+        ops.append_eltwise(1.0f, post->then, scaled(post->then_alpha), scaled(post->then_beta));
+      } else {
+        post->appendTo(ops);
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse),
+                           0.0f);
+      }
     }
     attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
@@ -1243,7 +1254,7 @@ Kernel linear(Kernel previous, bool with_activation) {
             dnnl::primitive_attr attr;
             if (post) {
               dnnl::post_ops ops;
-              ops.append_eltwise(1.0f, post->algorithm, post->alpha, post->beta);
+              post->appendTo(ops);
               attr.set_post_ops(ops);
             }
             dnnl::matmul::primitive_desc pd(desc, attr, engine());

@@ -50,7 +50,8 @@ Kernel nativeUnary(Kernel previous, std::string type) {
   return [previous, type](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     std::optional<Eltwise> activation;
-    if (!nativeFloat(x) || !c.state() || !(activation = eltwiseOf(type, c)))
+    if (!nativeFloat(x) || !c.state() || !(activation = eltwiseOf(type, c)) ||
+        activation->then != dnnl::algorithm::undef)  // one eltwise primitive: one step
       return onPlainInputs(previous, c);
     memory src = memoryOf(x);
     NativePlan& plan = nativePlan(
@@ -469,6 +470,13 @@ std::optional<Eltwise> eltwiseOf(const std::string& type, const KernelContext& c
   }
   if (type == "LeakyReLU") return Eltwise{A::eltwise_relu, c.floatAttribute("alpha", 0.01f)};
   if (type == "Hardswish") return Eltwise{A::eltwise_hardswish};
+  if (type == "Hardsigmoid")  // the reference kernel's defaults: ONNX's
+    return Eltwise{A::eltwise_linear,
+                   c.floatAttribute("alpha", 0.2f),
+                   c.floatAttribute("beta", 0.5f),
+                   A::eltwise_clip_v2,
+                   0.0f,
+                   1.0f};
   if (type == "SiLU") return Eltwise{A::eltwise_swish, 1.0f};
   if (type == "Sigmoid") return Eltwise{A::eltwise_logistic};
   if (type == "Tanh") return Eltwise{A::eltwise_tanh};

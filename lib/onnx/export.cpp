@@ -697,6 +697,9 @@ class Exporter {
       NodeProto& gate = op("HardSigmoid", "_hardsigmoid", {x});
       writeAttributes({{"alpha", ir::Argument(1.0 / 6)}, {"beta", ir::Argument(0.5)}}, gate, node);
       gated(gate);
+    } else if (activation == "Hardsigmoid") {
+      last = &op("HardSigmoid", "_hardsigmoid", {x});
+      writeAttributes(activation_attributes, *last, node);
     } else if (activation == "SiLU") {
       gated(op("Sigmoid", "_sigmoid", {x}));
     } else if (activation == "ReLU") {

@@ -852,6 +852,8 @@ TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution t
       {"Hardtanh", {}, true},  // bounds -1.5 and 2.5 as one-element tensors (Clip, opset 11+)
       {"LeakyReLU", {{"alpha", ir::Argument(0.1)}}},
       {"Hardswish", {}},
+      {"Hardsigmoid", {}},  // ONNX's α = 0.2, β = 0.5
+      {"Hardsigmoid", {{"alpha", ir::Argument(1.0 / 6)}, {"beta", ir::Argument(0.5)}}},
       {"SiLU", {}},
       {"Sigmoid", {}},
       {"Tanh", {}}};
@@ -921,6 +923,7 @@ TEST_CASE(
       {"Hardtanh", {{"min", ir::Argument(-0.5)}, {"max", ir::Argument(1.5)}}},
       {"LeakyReLU", {{"alpha", ir::Argument(0.2)}}},
       {"Hardswish", {}},
+      {"Hardsigmoid", {{"alpha", ir::Argument(1.0 / 6)}, {"beta", ir::Argument(0.5)}}},
       {"SiLU", {}},
       {"Sigmoid", {}},
       {"Tanh", {}}};

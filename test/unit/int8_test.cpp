@@ -362,6 +362,7 @@ void checkAgainstQdq(const ir::GraphModule& qdq, const ir::GraphModule& lowered,
                      double fraction = 0.01) {
   Value want = run(qdq, Backend::kReference, inputs)[0];
   for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    CAPTURE(static_cast<int>(backend));
     Value got = run(lowered, backend, inputs)[0];
     REQUIRE(got.shape == want.shape);
     size_t off = 0;
@@ -497,7 +498,9 @@ TEST_CASE("quant-lower: Q(act(conv)) becomes QLinearConvAct within one output st
       {"torch.nn.functional.hardswish", {}, false, 1},
       {"torch.sigmoid", {}, false, 1},
       {"Hardswish", {}, true, 0},
-      {"Hardsigmoid", {}, false, 0},
+      {"Hardsigmoid", {}, false, 1},
+      {"Hardsigmoid", {{"alpha", ir::Argument(1.0 / 6)}, {"beta", ir::Argument(0.5)}}, false, 1},
+      {"ELU", {}, false, 0},
   };
   for (const Variant& v : variants) {
     CAPTURE(v.activation);
