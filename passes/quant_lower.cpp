@@ -4,6 +4,7 @@
 //   %x = DequantizeLinear(%xq, %sx, %zx);  %w = DequantizeLinear(%wq, %sw, %zw)
 //   %c = conv2d(%x, %w, %b);  [%r = clamp(%c)];  %y = QuantizeLinear(%c or %r, %sy, %zy)
 //     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max, Min]
+//   (and a transposed convolution into fxc.QLinearConvTranspose, QLinearConv's inputs)
 //   %y = QuantizeLinear([clamp](DequantizeLinear(%a) + DequantizeLinear(%b)))
 //     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
 //     (and a product of two dequantized values into com.microsoft.QLinearMul)
@@ -26,7 +27,9 @@
 //   the weight); the bias an int32 constant at s_x·s_w[c] (used as it is) or any constant bias,
 //   rounded to int32 units of s_x·s_w[c] (at most half a unit of the accumulator, far below the
 //   output's step). The integer run differs from the QDQ model's float run only in rounding: at
-//   most one unit of the output's step, on values at a rounding tie.
+//   most one unit of the output's step, on values at a rounding tie. A transposed convolution
+//   likewise: its weight [C_in, C_out / group, kh, kw], scales per tensor or (group 1) per
+//   output channel, along axis 1.
 // - QLinearAdd, QLinearMul: DQ(a) + DQ(b) (or DQ(a)·DQ(b)) quantized, in the same float
 //   arithmetic as the QDQ ops, with the add's own numpy broadcasting: exact.
 // - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
@@ -392,14 +395,22 @@ class Lowering {
     std::vector<float> w_scales;
     int64_t channels;
   };
+  // A transposed convolution's weight is [C_in, C_out / group, kh, kw]: its output channels
+  // are along axis 1, and per-channel scales (one per output channel) need group 1.
   std::optional<QuantizedConv> quantizedOperands(ir::Node* conv, std::string& why) {
+    bool transposed = isCall(conv, "torch.nn.functional.conv_transpose2d");
     ir::Node* dx = nodeArg(conv, 0);
     ir::Node* dw = nodeArg(conv, 1);
     if (!isCall(dx, "onnx.DequantizeLinear") || !isCall(dw, "onnx.DequantizeLinear"))
       return (why = "the convolution's input or weight is not dequantized"), std::nullopt;
+    int64_t group = 1;
     for (const auto& [key, arg] : conv->kwargs()) {
-      if (key != "dilations" && key != "group" && key != "kernel_shape" && key != "pads" &&
-          key != "strides" && key != "auto_pad")
+      bool same_padding = key == "auto_pad" && arg.kind() == ir::Argument::Kind::kString &&
+                          arg.toString().compare(0, 5, "SAME_") == 0;
+      if (key == "group" && arg.kind() == ir::Argument::Kind::kInt) group = arg.toInt();
+      if ((key != "dilations" && key != "group" && key != "kernel_shape" && key != "pads" &&
+           key != "strides" && key != "auto_pad" && !(transposed && key == "output_padding")) ||
+          (transposed && same_padding))
         return (why = "the convolution has attribute " + key), std::nullopt;
     }
     auto x = scalarParams(dx, 1);
@@ -412,14 +423,15 @@ class Lowering {
         !zw || zw->isFloat() ||
         std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))
       return (why = "the weight is not an int8 constant with zero point 0"), std::nullopt;
-    int64_t channels = w->shape[0];
+    int64_t channels = transposed ? w->shape[1] * group : w->shape[0];
     int64_t axis = 1;
     if (const ir::Argument* a = kwarg(dw, "axis")) {
       if (a->kind() != ir::Argument::Kind::kInt)
         return (why = "the weight's axis is not an integer"), std::nullopt;
       axis = a->toInt();
     }
-    if (sw->numel() != 1 && (sw->numel() != channels || axis != 0))
+    if (sw->numel() != 1 &&
+        (sw->numel() != channels || axis != (transposed ? 1 : 0) || (transposed && group != 1)))
       return (why = "the weight's scales are not per tensor or per output channel"), std::nullopt;
     for (float s : sw->f) {
       if (!(s > 0) || !std::isfinite(s))
@@ -470,7 +482,9 @@ class Lowering {
       conv = nodeArg(act, 0);
       activation = Activation{};
     }
-    if (!isCall(conv, "torch.nn.functional.conv2d")) return false;  // not a convolution's Q
+    bool transposed = !fused && isCall(conv, "torch.nn.functional.conv_transpose2d");
+    if (!isCall(conv, "torch.nn.functional.conv2d") && !transposed)
+      return false;  // not a convolution's Q
     if (conv->users().size() != 1) return (why = "the convolution has other users"), false;
     auto operands = quantizedOperands(conv, why);
     if (!operands) return false;
@@ -488,8 +502,10 @@ class Lowering {
     }
     ir::Kwargs kwargs = conv->kwargs();
     if (fused) kwargs.insert(kwargs.end(), fused->begin(), fused->end());
-    replaceQuantize(q, activation, fused ? "fxc.QLinearConvAct" : "onnx.QLinearConv",
-                    std::move(args), std::move(kwargs), *y);
+    const char* target = fused        ? "fxc.QLinearConvAct"
+                         : transposed ? "fxc.QLinearConvTranspose"
+                                      : "onnx.QLinearConv";
+    replaceQuantize(q, activation, target, std::move(args), std::move(kwargs), *y);
     if (fused) gm_.graph().eraseNode(act);
     eraseDead(conv);
     return true;

@@ -146,6 +146,22 @@ def dense_block_model(torch, torchvision):
         export(torch, model, os.path.join(MODELS, "densenet_tiny.onnx"), torch.randn(1, 3, 32, 32))
 
 
+def decoder_model(torch):
+    """An encoder-decoder of two strided convolutions and two transposed ones (a 4×4 stride-2
+    upsampling, and a 3×3 one with output_padding), each followed by a ReLU: what quant-lower
+    turns into fxc.QLinearConvTranspose."""
+    torch.manual_seed(0)
+    nn = torch.nn
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.ReLU(),
+        nn.Conv2d(8, 16, 3, stride=2, padding=1), nn.ReLU(),
+        nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1), nn.ReLU(),
+        nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1), nn.ReLU(),
+        nn.Conv2d(4, 3, 1)).eval()
+    with torch.no_grad():
+        export(torch, model, os.path.join(MODELS, "decoder_tiny.onnx"), torch.randn(1, 3, 32, 32))
+
+
 def activation_mlp_models(torch):
     """Linear layers followed by each kind of activation, for linear-act: GELU (exact and tanh),
     ReLU without a bias, SiLU as a function; a Linear read twice (not fused), a Linear and GELU on
@@ -650,6 +666,7 @@ def main():
     torch_models(torch, torchvision)
     activation_mlp_models(torch)
     dense_block_model(torch, torchvision)
+    decoder_model(torch)
     qat_model(torch)
     hand_made_models()
     data_shapes_model()

@@ -172,7 +172,7 @@ struct ConvPlan {
   // The module's weight and bias are in `weights` and `bias`: the interpreter's copies were
   // given back, and runs on an input of src_shape do not ask for them.
   bool released = false;
-  dnnl::convolution_forward conv;
+  dnnl::primitive conv;  // a convolution, or a deconvolution (ConvTranspose)
   memory::desc dst;
   bool dst_plain = false;
   memory::desc user_weights;
@@ -180,22 +180,61 @@ struct ConvPlan {
   Relayout src;
 };
 
-std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused,
-                                          const Eltwise& post) {
-  auto plan = std::make_shared<ConvPlan>();
+// A forward-inference convolution of geometry `g` — or, `transposed`, oneDNN's deconvolution
+// (ConvTranspose) — on descriptors of the given types (Tag::any: oneDNN picks the layouts), with
+// `attr`; throws dnnl::error where oneDNN has no implementation. An output_padding needs nothing
+// more: oneDNN checks a deconvolution's sizes with a floor division, which leaves room for it.
+struct ConvPrimitive {
+  dnnl::primitive primitive;
+  memory::desc src, weights, bias, dst;  // the layouts it picked
+  memory::desc user_weights;             // the model's weight: OIHW, or W [C_in, C_out/g, …]
+};
+ConvPrimitive makeConvolution(const ConvGeometry& g, bool transposed, memory::data_type src_type,
+                              memory::data_type weight_type, memory::data_type bias_type, bool bias,
+                              memory::data_type dst_type, const dnnl::primitive_attr& attr) {
   const Window& win = g.win;
-  memory::dims src_dims = dimsOf({g.n, g.cin, g.h, g.w});
-  memory::dims dst_dims = dimsOf({g.n, g.cout, g.oh, g.ow});
   memory::dims weight_dims = g.groups == 1
                                  ? dimsOf({g.cout, g.cin_g, g.kh, g.kw})
                                  : dimsOf({g.groups, g.cout / g.groups, g.cin_g, g.kh, g.kw});
-  auto any = [](const memory::dims& dims) { return memory::desc(dims, kF32, Tag::any); };
-  memory::desc bias_md = b ? memory::desc(dimsOf({g.cout}), kF32, Tag::x) : memory::desc();
-  dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any(src_dims),
-      any(weight_dims), bias_md, any(dst_dims), dimsOf({win.strides[0], win.strides[1]}),
-      dimsOf({win.dilations[0] - 1, win.dilations[1] - 1}), dimsOf({win.pads[0], win.pads[1]}),
-      dimsOf({win.pads[2], win.pads[3]}));
+  memory::desc src(dimsOf({g.n, g.cin, g.h, g.w}), src_type, Tag::any);
+  memory::desc weights(weight_dims, weight_type, Tag::any);
+  memory::desc bias_md = bias ? memory::desc(dimsOf({g.cout}), bias_type, Tag::x) : memory::desc();
+  memory::desc dst(dimsOf({g.n, g.cout, g.oh, g.ow}), dst_type, Tag::any);
+  memory::dims strides = dimsOf({win.strides[0], win.strides[1]});
+  memory::dims dilations = dimsOf({win.dilations[0] - 1, win.dilations[1] - 1});
+  memory::dims begin = dimsOf({win.pads[0], win.pads[1]}), end = dimsOf({win.pads[2], win.pads[3]});
+  ConvPrimitive out;
+  auto made = [&](const auto& pd, auto primitive) {
+    out.primitive = primitive;
+    out.src = pd.src_desc();
+    out.weights = pd.weights_desc();
+    out.bias = pd.bias_desc();
+    out.dst = pd.dst_desc();
+  };
+  using K = dnnl::prop_kind;
+  if (transposed) {
+    dnnl::deconvolution_forward::primitive_desc pd(
+        dnnl::deconvolution_forward::desc(K::forward_inference,
+                                          dnnl::algorithm::deconvolution_direct, src, weights,
+                                          bias_md, dst, strides, dilations, begin, end),
+        attr, engine());
+    made(pd, dnnl::deconvolution_forward(pd));
+  } else {
+    dnnl::convolution_forward::primitive_desc pd(
+        dnnl::convolution_forward::desc(K::forward_inference, dnnl::algorithm::convolution_direct,
+                                        src, weights, bias_md, dst, strides, dilations, begin, end),
+        attr, engine());
+    made(pd, dnnl::convolution_forward(pd));
+  }
+  Tag user = transposed ? (g.groups == 1 ? Tag::iohw : Tag::giohw)
+                        : (g.groups == 1 ? Tag::oihw : Tag::goihw);
+  out.user_weights = memory::desc(weight_dims, weight_type, user);
+  return out;
+}
+
+std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b, Fused fused,
+                                          const Eltwise& post, bool transposed) {
+  auto plan = std::make_shared<ConvPlan>();
   dnnl::post_ops ops;
   if (fused == Fused::kAddRelu) ops.append_sum(1.0f);  // dst holds the residual before the run
   if (fused == Fused::kActivation)
@@ -204,15 +243,15 @@ std::shared_ptr<ConvPlan> planConvolution(const ConvGeometry& g, const Value* b,
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
-  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
-  plan->conv = dnnl::convolution_forward(pd);
-  plan->dst = pd.dst_desc();
+  ConvPrimitive made = makeConvolution(g, transposed, kF32, kF32, kF32, b != nullptr, kF32, attr);
+  plan->conv = made.primitive;
+  plan->dst = made.dst;
   plan->dst_plain = plan->dst == plainDesc({g.n, g.cout, g.oh, g.ow});
-  plan->src.to = pd.src_desc();
-  plan->user_weights = memory::desc(weight_dims, kF32, g.groups == 1 ? Tag::oihw : Tag::goihw);
-  plan->weights = memory(pd.weights_desc(), engine());
+  plan->src.to = made.src;
+  plan->user_weights = made.user_weights;
+  plan->weights = memory(made.weights, engine());
   if (b) {
-    plan->bias = memory(pd.bias_desc(), engine());
+    plan->bias = memory(made.bias, engine());
     std::memcpy(plan->bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
   }
   return plan;
@@ -254,8 +293,8 @@ Value runConvolution(ConvPlan& plan, const Value& x, const Value* residual) {
   return valueOf(std::move(dst), plan.out_shape, std::move(plain_storage));
 }
 
-Kernel convolution(Kernel reference, Fused fused) {
-  return [reference, fused](const KernelContext& c) -> std::vector<Value> {
+Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
+  return [reference, fused, transposed](const KernelContext& c) -> std::vector<Value> {
     const Value& x = requireFloat(c.input(0), "the input");
     const Value* residual = fused == Fused::kAddRelu ? &c.input(1) : nullptr;
     // The plan made on the module's weight and bias: all but the input and the addend were
@@ -270,9 +309,13 @@ Kernel convolution(Kernel reference, Fused fused) {
     bool constant_weight = module_weight || c.constantInput(1);
     const Value* b = c.tensor("bias") ? c.tensor("bias") : c.optionalInput(2);
     if (!w || !w->isFloat() || w->native || x.shape.size() != 4 || w->shape.size() != 4 ||
-        (b && (!b->isFloat() || b->native || b->numel() != w->shape[0])) || !c.state())
+        (b && (!b->isFloat() || b->native)) || !c.state())
       return onPlainInputs(reference, c);
-    ConvGeometry g = convGeometry(c, x, *w);
+    std::optional<ConvGeometry> geometry =
+        transposed ? transposedGeometry(c, x.shape, w->shape) : convGeometry(c, x, *w);
+    if (!geometry || (b && b->numel() != geometry->cout))
+      return onPlainInputs(reference, c);  // the N-d kernel, or the reference's error
+    const ConvGeometry& g = *geometry;
     std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
     if (residual && (!residual->isFloat() || residual->shape != out_shape))
       return onPlainInputs(reference, c);  // the reference's error
@@ -287,7 +330,7 @@ Kernel convolution(Kernel reference, Fused fused) {
           if (fused == Fused::kActivation) post = postOpOf(c);
           try {
             if (fused != Fused::kActivation || post) {
-              made = planConvolution(g, b, fused, post.value_or(Eltwise{}));
+              made = planConvolution(g, b, fused, post.value_or(Eltwise{}), transposed);
               if (constant_weight) reorderWeights(*made, *w);
             }
           } catch (const dnnl::error&) {
@@ -320,13 +363,14 @@ Kernel convolution(Kernel reference, Fused fused) {
 // fxc.QLinearConvToFloat is the same convolution with a float output: the accumulator (plus
 // the float bias in its units, B[c] / (s_x·s_w[c])) times s_x·s_w[c], the addend Z by oneDNN's
 // sum post-op and ReLU by an eltwise one, all in float.
+// fxc.QLinearConvTranspose is QLinearConv's arithmetic on oneDNN's int8 deconvolution.
 // Every parameter must be a constant of the model (the addend excepted): the primitive is made
 // for their values once. Anything else runs the reference kernel.
 struct QConvPlan {
   std::vector<int64_t> src_shape;
   ir::DType src_type = ir::DType::kUndefined;
   bool use_reference = false;
-  dnnl::convolution_forward conv;
+  dnnl::primitive conv;  // a convolution, or a deconvolution (fxc.QLinearConvTranspose)
   memory::desc dst;
   ir::DType dst_type = ir::DType::kUndefined;
   memory weights, bias, src_zero_point, dst_zero_point;
@@ -343,7 +387,7 @@ bool scalarOf(const Value* v, bool is_float) {
 enum class QConvOut { kInt8, kFloat, kInt8Activation };
 
 std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeometry& g,
-                                           const Value& x, QConvOut out) {
+                                           const Value& x, QConvOut out, bool transposed) {
   bool to_float = out == QConvOut::kFloat;
   auto plan = std::make_shared<QConvPlan>();
   plan->src_shape = x.shape;
@@ -383,22 +427,8 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
     scales.push_back(static_cast<float>(scale));
   }
-  const Window& win = g.win;
-  memory::dims weight_dims = g.groups == 1
-                                 ? dimsOf({g.cout, g.cin_g, g.kh, g.kw})
-                                 : dimsOf({g.groups, g.cout / g.groups, g.cin_g, g.kh, g.kw});
   auto s8 = memory::data_type::s8, s32 = memory::data_type::s32;
-  memory::desc bias_md =
-      b ? memory::desc(dimsOf({g.cout}), to_float ? kF32 : s32, Tag::x) : memory::desc();
   try {
-    dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        memory::desc(dimsOf({g.n, g.cin, g.h, g.w}), dnnlType(x.dtype), Tag::any),
-        memory::desc(weight_dims, s8, Tag::any), bias_md,
-        memory::desc(dimsOf({g.n, g.cout, g.oh, g.ow}), dnnlType(plan->dst_type), Tag::any),
-        dimsOf({win.strides[0], win.strides[1]}),
-        dimsOf({win.dilations[0] - 1, win.dilations[1] - 1}), dimsOf({win.pads[0], win.pads[1]}),
-        dimsOf({win.pads[2], win.pads[3]}));
     dnnl::primitive_attr attr;
     attr.set_output_scales(scales.size() == 1 ? 0 : 1 << 1, scales);
     // Zero points as run-time arguments, the form oneDNN's CPU convolutions take.
@@ -431,18 +461,20 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
       }
     }
     attr.set_post_ops(ops);
-    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
-    plan->conv = dnnl::convolution_forward(pd);
-    plan->dst = pd.dst_desc();
-    plan->src.to = pd.src_desc();
+    ConvPrimitive made =
+        makeConvolution(g, transposed, dnnlType(x.dtype), s8, to_float ? kF32 : s32, b != nullptr,
+                        dnnlType(plan->dst_type), attr);
+    plan->conv = made.primitive;
+    plan->dst = made.dst;
+    plan->src.to = made.src;
     // The weights narrowed to int8 and reordered once into the primitive's layout.
-    memory user(memory::desc(weight_dims, s8, g.groups == 1 ? Tag::oihw : Tag::goihw), engine());
+    memory user(made.user_weights, engine());
     auto* narrow = static_cast<int8_t*>(user.get_data_handle());
     for (size_t k = 0; k < w.i.size(); ++k) narrow[k] = static_cast<int8_t>(w.i[k]);
-    plan->weights = memory(pd.weights_desc(), engine());
+    plan->weights = memory(made.weights, engine());
     dnnl::reorder(user, plan->weights).execute(stream(), user, plan->weights);
     if (b) {
-      plan->bias = memory(pd.bias_desc(), engine());
+      plan->bias = memory(made.bias, engine());
       if (to_float) {
         // oneDNN adds the bias to the accumulator before the output scales.
         auto* bias = static_cast<float*>(plan->bias.get_data_handle());
@@ -462,19 +494,23 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   return plan;
 }
 
-Kernel quantizedConvolution(Kernel reference, QConvOut out) {
+Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = false) {
   bool to_float = out == QConvOut::kFloat;
-  return [reference, out, to_float](const KernelContext& c) -> std::vector<Value> {
+  return [reference, out, to_float, transposed](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6 : 8) ||
         !c.state() || c.input(3).shape.size() != 4 || c.input(3).isFloat())
       return onPlainInputs(reference, c);
-    ConvGeometry g = convGeometry(c, x, c.input(3));
+    std::optional<ConvGeometry> geometry = transposed
+                                               ? transposedGeometry(c, x.shape, c.input(3).shape)
+                                               : convGeometry(c, x, c.input(3));
+    if (!geometry) return onPlainInputs(reference, c);  // the reference's error
+    const ConvGeometry& g = *geometry;
     QConvPlan& plan = c.plan<QConvPlan>(
         [&](const QConvPlan& kept) {
           return kept.src_shape == x.shape && kept.src_type == x.dtype;
         },
-        [&] { return planQLinearConv(c, g, x, out); });
+        [&] { return planQLinearConv(c, g, x, out, transposed); });
     if (plan.use_reference) return onPlainInputs(reference, c);
     memory dst(plan.dst, engine());
     const Value* addend = to_float ? c.optionalInput(7) : nullptr;
@@ -1540,18 +1576,24 @@ void wrap(KernelTable& t, std::initializer_list<const char*> keys, Make make) {
 }  // namespace
 
 void addFastKernels(KernelTable& t) {
-  auto conv = [](Fused fused) {
-    return [fused](const Kernel& reference) { return convolution(reference, fused); };
+  auto conv = [](Fused fused, bool transposed = false) {
+    return [fused, transposed](const Kernel& reference) {
+      return convolution(reference, fused, transposed);
+    };
   };
   wrap(t, {"module:Conv2d", "torch.nn.functional.conv2d"}, conv(Fused::kNone));
   wrap(t, {"module:ConvReLU2d"}, conv(Fused::kRelu));
   wrap(t, {"module:ConvAddReLU2d"}, conv(Fused::kAddRelu));
   wrap(t, {"module:ConvAct2d"}, conv(Fused::kActivation));
+  wrap(t, {"module:ConvTranspose2d", "torch.nn.functional.conv_transpose2d"},
+       conv(Fused::kNone, true));
   wrap(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pooling<true>);
   for (auto [key, out] : {std::pair{"onnx.QLinearConv", QConvOut::kInt8},
                           std::pair{"fxc.QLinearConvToFloat", QConvOut::kFloat},
                           std::pair{"fxc.QLinearConvAct", QConvOut::kInt8Activation}})
     wrap(t, {key}, [out = out](const Kernel& r) { return quantizedConvolution(r, out); });
+  wrap(t, {"fxc.QLinearConvTranspose"},
+       [](const Kernel& r) { return quantizedConvolution(r, QConvOut::kInt8, true); });
   wrap(t, {"onnx.QuantizeLinear"}, quantizeToInt8);
   wrap(t, {"onnx.DequantizeLinear"}, dequantizeFromInt8);
   wrap(t, {"com.microsoft.QLinearAdd"}, quantizedBinary<false>);
@@ -1596,6 +1638,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "module:ConvReLU2d",
                                                 "module:ConvAddReLU2d",
                                                 "module:ConvAct2d",
+                                                "module:ConvTranspose2d",
                                                 "module:MaxPool2d",
                                                 "module:AvgPool2d",
                                                 "torch.nn.functional.max_pool2d",
@@ -1603,6 +1646,7 @@ const std::vector<std::string>& nativeKernelKeys() {
                                                 "onnx.QLinearConv",
                                                 "fxc.QLinearConvToFloat",
                                                 "fxc.QLinearConvAct",
+                                                "fxc.QLinearConvTranspose",
                                                 "onnx.QuantizeLinear",
                                                 "onnx.DequantizeLinear",
                                                 "com.microsoft.QLinearAdd",

@@ -1,6 +1,7 @@
 // Shared by the kernel files: registration entry points and helpers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -146,6 +147,17 @@ ConvGeometry convGeometry(const KernelContext& c, const Value& x, const Value& w
 // float for Conv, int64 for the integer convolutions (inputs with their zero points removed).
 template <typename T>
 void convolve(const ConvGeometry& g, const T* x, const T* w, const T* bias, T* y);
+// A 2-D transposed convolution (ConvTranspose: W is [C_in, C_out / group, kh, kw]) in the same
+// terms: cout = W's dim 1 · group, cin_g = cin / group, oh = stride·(h − 1) + output_padding +
+// (kh − 1)·dilation + 1 − pads. Throws on inconsistent shapes; nullopt for what only the N-d
+// kernel handles (output_shape, SAME pads, another rank).
+std::optional<ConvGeometry> transposedGeometry(const KernelContext& c,
+                                               const std::vector<int64_t>& x,
+                                               const std::vector<int64_t>& w);
+// The reference transposed convolution over NCHW `x` and W (bias may be null): float, or int64
+// for the integer one.
+template <typename T>
+void transposedConvolve(const ConvGeometry& g, const T* x, const T* w, const T* bias, T* y);
 struct PoolGeometry {
   int64_t n, ch, h, w, oh, ow;
   bool ceil_mode, include_pad;

@@ -135,6 +135,89 @@ template void convolve<float>(const ConvGeometry&, const float*, const float*, c
 template void convolve<int64_t>(const ConvGeometry&, const int64_t*, const int64_t*, const int64_t*,
                                 int64_t*);
 
+std::optional<ConvGeometry> transposedGeometry(const KernelContext& c,
+                                               const std::vector<int64_t>& x,
+                                               const std::vector<int64_t>& w) {
+  std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
+  if (x.size() != 4 || w.size() != 4 || c.attribute("output_shape") || auto_pad == "SAME_UPPER" ||
+      auto_pad == "SAME_LOWER")
+    return std::nullopt;
+  // The checks transposedConvolutionNd makes: the loops trust these shapes.
+  ConvGeometry g;
+  g.groups = c.intAttribute("group", 1);
+  g.n = x[0], g.cin = x[1], g.h = x[2], g.w = x[3];
+  int64_t cout_g = w[1];
+  g.kh = w[2], g.kw = w[3];
+  g.cout = 0;  // with no input channels any group count divides them: cout may overflow
+  if (g.groups <= 0 || w[0] != g.cin || g.cin % g.groups != 0 ||
+      __builtin_mul_overflow(cout_g, g.groups, &g.cout))
+    throw ExecError("channels do not match the weight and groups");
+  g.cin_g = g.cin / g.groups;
+  g.win = windowOf(c, c.intsAttribute("kernel_shape", {g.kh, g.kw}), {g.h, g.w}, true);
+  if (g.win.kernel[0] != g.kh || g.win.kernel[1] != g.kw)
+    throw ExecError("kernel_shape does not match the weight");
+  std::vector<int64_t> extra = c.intsAttribute("output_padding", {0, 0});
+  if (extra.size() != 2) throw ExecError("window attributes do not match the input rank");
+  const Window& win = g.win;
+  // stride·(in − 1) + output_padding + (kernel − 1)·dilation + 1 − pads, refused where a step
+  // overflows (absurd strides or dilations) rather than wrapped.
+  auto outputExtent = [&](size_t d, int64_t in, int64_t kernel) {
+    int64_t spread, reach, out;
+    if (__builtin_mul_overflow(win.strides[d], in - 1, &spread) ||
+        __builtin_mul_overflow(kernel - 1, win.dilations[d], &reach) ||
+        __builtin_add_overflow(spread, reach, &out) ||
+        __builtin_add_overflow(out, extra[d], &out) || __builtin_add_overflow(out, 1, &out) ||
+        __builtin_sub_overflow(out, win.pads[d], &out) ||
+        __builtin_sub_overflow(out, win.pads[d + 2], &out))
+      throw ExecError("the output's size overflows 64 bits");
+    return out;
+  };
+  g.oh = outputExtent(0, g.h, g.kh), g.ow = outputExtent(1, g.w, g.kw);
+  if (g.oh <= 0 || g.ow <= 0) throw ExecError("the output would be empty");
+  checkedNumel({g.n, g.cout, g.oh, g.ow});
+  return g;
+}
+
+template <typename T>
+void transposedConvolve(const ConvGeometry& g, const T* x, const T* w, const T* b, T* y) {
+  const Window& win = g.win;
+  int64_t cout_g = g.cout / g.groups, h = g.h, wd = g.w, oh = g.oh, ow = g.ow;
+  for (int64_t in = 0; in < g.n; ++in) {
+    for (int64_t oc = 0; oc < g.cout; ++oc) {
+      T bias = b ? b[oc] : T{0};
+      T* plane = y + (in * g.cout + oc) * oh * ow;
+      for (int64_t k = 0; k < oh * ow; ++k) plane[k] = bias;
+    }
+    for (int64_t ic = 0; ic < g.cin; ++ic) {
+      int64_t group = ic / g.cin_g;
+      const T* xin = x + (in * g.cin + ic) * h * wd;
+      for (int64_t j = 0; j < cout_g; ++j) {
+        int64_t oc = group * cout_g + j;
+        const T* wk = w + (ic * cout_g + j) * g.kh * g.kw;
+        T* out = y + (in * g.cout + oc) * oh * ow;
+        for (int64_t iy = 0; iy < h; ++iy) {
+          for (int64_t ix = 0; ix < wd; ++ix) {
+            T v = xin[iy * wd + ix];
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+              int64_t oy = iy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+              if (oy < 0 || oy >= oh) continue;
+              for (int64_t kx = 0; kx < g.kw; ++kx) {
+                int64_t ox = ix * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+                if (ox < 0 || ox >= ow) continue;
+                out[oy * ow + ox] += v * wk[ky * g.kw + kx];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+template void transposedConvolve<float>(const ConvGeometry&, const float*, const float*,
+                                        const float*, float*);
+template void transposedConvolve<int64_t>(const ConvGeometry&, const int64_t*, const int64_t*,
+                                          const int64_t*, int64_t*);
+
 void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a,
                       const float* b, float* y) {
   for (int64_t i = 0; i < m; ++i) {
@@ -200,74 +283,15 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
   const Value* w = parameter(c, "weight", 1);
   const Value* b = parameter(c, "bias", 2);
   if (!w) throw ExecError("no weight");
-  std::string auto_pad = c.stringAttribute("auto_pad", "NOTSET");
-  if (x.shape.size() != 4 || w->shape.size() != 4 || c.attribute("output_shape") ||
-      auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
-    return transposedConvolutionNd(c);
-  // The checks transposedConvolutionNd makes: the loops below trust these shapes.
+  std::optional<ConvGeometry> g = transposedGeometry(c, x.shape, w->shape);
+  if (!g) return transposedConvolutionNd(c);
   requireFloat(*w, "the weight");
-  int64_t groups = c.intAttribute("group", 1);
-  int64_t n = x.shape[0], cin = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  int64_t cout_g = w->shape[1], kh = w->shape[2], kw = w->shape[3];
-  int64_t cout = 0;  // with no input channels any group count divides them: cout may overflow
-  if (groups <= 0 || w->shape[0] != cin || cin % groups != 0 ||
-      __builtin_mul_overflow(cout_g, groups, &cout))
-    throw ExecError("channels do not match the weight and groups");
-  int64_t cin_g = cin / groups;
-  if (b && requireFloat(*b, "the bias").numel() != cout)
+  if (b && requireFloat(*b, "the bias").numel() != g->cout)
     throw ExecError("the bias needs one element per output channel");
-  Window win = windowOf(c, c.intsAttribute("kernel_shape", {kh, kw}), {h, wd}, true);
-  if (win.kernel[0] != kh || win.kernel[1] != kw)
-    throw ExecError("kernel_shape does not match the weight");
-  std::vector<int64_t> extra = c.intsAttribute("output_padding", {0, 0});
-  if (extra.size() != 2) throw ExecError("window attributes do not match the input rank");
-  // stride·(in − 1) + output_padding + (kernel − 1)·dilation + 1 − pads, refused where a step
-  // overflows (absurd strides or dilations) rather than wrapped.
-  auto outputExtent = [&](size_t d, int64_t in, int64_t kernel) {
-    int64_t spread, reach, out;
-    if (__builtin_mul_overflow(win.strides[d], in - 1, &spread) ||
-        __builtin_mul_overflow(kernel - 1, win.dilations[d], &reach) ||
-        __builtin_add_overflow(spread, reach, &out) ||
-        __builtin_add_overflow(out, extra[d], &out) || __builtin_add_overflow(out, 1, &out) ||
-        __builtin_sub_overflow(out, win.pads[d], &out) ||
-        __builtin_sub_overflow(out, win.pads[d + 2], &out))
-      throw ExecError("the output's size overflows 64 bits");
-    return out;
-  };
-  int64_t oh = outputExtent(0, h, kh), ow = outputExtent(1, wd, kw);
-  if (oh <= 0 || ow <= 0) throw ExecError("the output would be empty");
-  Value y = Value::floats({n, cout, oh, ow},
-                          std::vector<float>(static_cast<size_t>(checkedNumel({n, cout, oh, ow}))));
-  for (int64_t in = 0; in < n; ++in) {
-    for (int64_t oc = 0; oc < cout; ++oc) {
-      float bias = b ? b->f[static_cast<size_t>(oc)] : 0.0f;
-      float* plane = y.f.data() + (in * cout + oc) * oh * ow;  // no &v[k]: v may be empty
-      for (int64_t k = 0; k < oh * ow; ++k) plane[k] = bias;
-    }
-    for (int64_t ic = 0; ic < cin; ++ic) {
-      int64_t g = ic / cin_g;
-      const float* xin = x.f.data() + (in * cin + ic) * h * wd;
-      for (int64_t j = 0; j < cout_g; ++j) {
-        int64_t oc = g * cout_g + j;
-        const float* wk = w->f.data() + (ic * cout_g + j) * kh * kw;
-        float* out = y.f.data() + (in * cout + oc) * oh * ow;
-        for (int64_t iy = 0; iy < h; ++iy) {
-          for (int64_t ix = 0; ix < wd; ++ix) {
-            float v = xin[iy * wd + ix];
-            for (int64_t ky = 0; ky < kh; ++ky) {
-              int64_t oy = iy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
-              if (oy < 0 || oy >= oh) continue;
-              for (int64_t kx = 0; kx < kw; ++kx) {
-                int64_t ox = ix * win.strides[1] - win.pads[1] + kx * win.dilations[1];
-                if (ox < 0 || ox >= ow) continue;
-                out[oy * ow + ox] += v * wk[ky * kw + kx];
-              }
-            }
-          }
-        }
-      }
-    }
-  }
+  Value y = Value::floats({g->n, g->cout, g->oh, g->ow},
+                          std::vector<float>(static_cast<size_t>(g->n * g->cout * g->oh * g->ow)));
+  // Pointers from data(): a vector may be empty (no &v[k]).
+  transposedConvolve<float>(*g, x.f.data(), w->f.data(), b ? b->f.data() : nullptr, y.f.data());
   return {std::move(y)};
 }
 

@@ -127,6 +127,27 @@ Value integerConvolution(const KernelContext& c, const Value& x, const Value* x_
   return y;
 }
 
+// Integer transposed convolution (fxc.QLinearConvTranspose): (x − x_zp) ⋆ᵀ (w − w_zp), int64,
+// W [C_in, C_out / group, kh, kw] with its zero points along axis 1.
+Value integerTransposedConvolution(const KernelContext& c, const Value& x, const Value* x_zp,
+                                   const Value& w, const Value* w_zp, const Value* bias) {
+  std::optional<ConvGeometry> g = transposedGeometry(c, x.shape, w.shape);
+  if (!g)
+    throw ExecError(
+        "unsupported: an integer transposed convolution that is not 2-D, or with output_shape "
+        "or SAME padding");
+  std::vector<int64_t> xs = centered(x, x_zp, 1, "the input");
+  std::vector<int64_t> ws = centered(w, w_zp, 1, "the weight");
+  if (bias && (bias->isFloat() || bias->numel() != g->cout))
+    throw ExecError("the bias must be int32, one per output channel");
+  Value y = Value::ints({g->n, g->cout, g->oh, g->ow},
+                        std::vector<int64_t>(static_cast<size_t>(g->n * g->cout * g->oh * g->ow)),
+                        ir::DType::kInt32);
+  transposedConvolve<int64_t>(*g, xs.data(), ws.data(), bias ? bias->i.data() : nullptr,
+                              y.i.data());
+  return y;
+}
+
 // Integer matrix product with numpy batching (B 2-D, or the same batch dimensions as A).
 Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Value* b_zp) {
   if (a.shape.size() < 2 || b.shape.size() < 2)
@@ -408,6 +429,14 @@ void addQuantizationKernels(KernelTable& t) {
   add(t, {"onnx.QLinearConv"}, [](const KernelContext& c) {
     Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
                                    c.optionalInput(5), c.optionalInput(8));
+    return std::vector<Value>{
+        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
+  });
+  // fxc.QLinearConvTranspose: QLinearConv's inputs and arithmetic for a transposed convolution
+  // (quant-lower's Q(conv_transpose(DQ(x), DQ(w)) + B)).
+  add(t, {"fxc.QLinearConvTranspose"}, [](const KernelContext& c) {
+    Value acc = integerTransposedConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
+                                             c.optionalInput(5), c.optionalInput(8));
     return std::vector<Value>{
         requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
   });

@@ -333,7 +333,8 @@ class Exporter {
       return emitFakeQuantize(node);
     if (node.target() == "fxc.QLinearConvToFloat") return emitConvToFloat(node);
     if (node.target() == "fxc.QLinearLookup") return emitLookup(node);
-    if (node.target() == "fxc.QLinearConvAct") return emitConvActivation(node);
+    if (node.target() == "fxc.QLinearConvAct" || node.target() == "fxc.QLinearConvTranspose")
+      return emitQuantizedConvolution(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -430,13 +431,16 @@ class Exporter {
     setOutputs(node, *last, nullptr);
   }
 
-  // fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B))) is written as the QDQ ops
-  // it computes: DequantizeLinear of the input and of the weight (axis 0), Conv with the bias in
-  // real units (B[c]·s_x·s_w[c], a float constant), the activation's ops, QuantizeLinear.
-  void emitConvActivation(const ir::Node& node) {
+  // fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B))) and QLinearConvTranspose
+  // (Q(conv_transpose(...))) are written as the QDQ ops they compute: DequantizeLinear of the
+  // input and of the weight (axis 0; a transposed convolution's output channels are axis 1),
+  // Conv or ConvTranspose with the bias in real units (B[c]·s_x·s_w[c], a float constant), the
+  // activation's ops (QLinearConvAct), QuantizeLinear.
+  void emitQuantizedConvolution(const ir::Node& node) {
     const auto& args = node.args();
+    bool transposed = node.target() == "fxc.QLinearConvTranspose";
     auto refuse = [&](const std::string& why) {
-      throw ModelError("node '" + node.name() + "': QLinearConvAct " + why);
+      throw ModelError("node '" + node.name() + "': " + node.target().substr(4) + " " + why);
     };
     if (args.size() < 8 || args.size() > 9) refuse("takes 8 or 9 arguments");
     auto input = [&](size_t k) { return valueOf(args[k], node); };
@@ -454,7 +458,8 @@ class Exporter {
                             {input(0), input(1), input(2)}, base + "_input");
     NodeProto& dw = addStep("DequantizeLinear", node.name() + "_dequantize_weight",
                             {input(3), input(4), input(5)}, base + "_weight");
-    writeAttributes({{"axis", ir::Argument(int64_t{0})}}, dw, node);
+    // The output channels' axis of the weight: a transposed convolution's is [C_in, C_out, …].
+    writeAttributes({{"axis", ir::Argument(int64_t{transposed ? 1 : 0})}}, dw, node);
     std::vector<std::string> conv_inputs = {dx.output(0), dw.output(0)};
     if (args.size() > 8 && !args[8].isNone()) {
       std::vector<double> b = constant(8), sx = constant(1), sw = constant(4);
@@ -467,15 +472,20 @@ class Exporter {
                              real.size() * sizeof(float));
       conv_inputs.push_back(tensorName(bias, base + "_bias"));
     }
-    NodeProto& conv = addStep("Conv", node.name() + "_conv", conv_inputs, base + "_conv");
+    NodeProto& conv = addStep(transposed ? "ConvTranspose" : "Conv", node.name() + "_conv",
+                              conv_inputs, base + "_conv");
     writeAttributes(conv_attributes, conv, node);
-    NodeProto& act =
-        emitActivation(node, activation, activation_attributes, nullptr, conv.output(0), base);
-    act.add_output(unique(base + "_activation"));
+    std::string result = conv.output(0);
+    if (!activation.empty()) {
+      NodeProto& act =
+          emitActivation(node, activation, activation_attributes, nullptr, result, base);
+      act.add_output(unique(base + "_activation"));
+      result = act.output(0);
+    }
     NodeProto& q = *graph_->add_node();
     q.set_op_type("QuantizeLinear");
     q.set_name(node.name());
-    for (const std::string& name : {act.output(0), input(6), input(7)}) q.add_input(name);
+    for (const std::string& name : {result, input(6), input(7)}) q.add_input(name);
     setOutputs(node, q, nullptr);
   }
 

@@ -41,14 +41,20 @@ grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/er
 #   QuantizeLinear; at opset 13 its Hardswish is written as HardSigmoid · x, which the pipeline
 #   does not fuse again ("close": the written model runs another, float, path). The ort-cpu
 #   preset quantizes both operands of each squeeze-excitation product: com.microsoft.QLinearMul.
+# - decoder (ort-cpu): its transposed convolutions (ReLU after each) are fxc.QLinearConvTranspose,
+#   written back as DequantizeLinear → ConvTranspose → QuantizeLinear: the written model's
+#   convolutions lower again ("relowers conv").
+# Fields: model, preset, exact or close, what the written model lowers again (none or conv),
+# the counts.
 cases=(
-  "resnet18_narrow trt exact max-pool 1, data movement 1, conv 12, refused 8, conv to float 8, matmul to float 1"
-  "resnet18_narrow ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 20, add 8, average pool 1, matmul to float 1"
-  "densenet_tiny ort-cpu exact max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, average pool 1, matmul to float 1"
-  "mobilenet_v3_small_narrow ort-cpu close data movement 1, conv 52, average pool 10, mul 9, add 6, refused 1, matmul to float 2"
+  "resnet18_narrow trt exact none max-pool 1, data movement 1, conv 12, refused 8, conv to float 8, matmul to float 1"
+  "resnet18_narrow ort-cpu exact none max-pool 1, data movement 1, requantize 1, conv 20, add 8, average pool 1, matmul to float 1"
+  "densenet_tiny ort-cpu exact none max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, average pool 1, matmul to float 1"
+  "mobilenet_v3_small_narrow ort-cpu close conv data movement 1, conv 52, average pool 10, mul 9, add 6, refused 1, matmul to float 2"
+  "decoder_tiny ort-cpu exact conv conv 4, conv to float 1"
 )
 for case in "${cases[@]}"; do
-  read -r model preset exact expected <<<"$case"
+  read -r model preset exact relowers expected <<<"$case"
   name="$model $preset"
   "$fxc" quantize -q "testdata/models/$model.onnx" --preset "$preset" -o "$work/q.onnx" ||
     fail "$name: quantize"
@@ -63,12 +69,12 @@ for case in "${cases[@]}"; do
   # The written lowered model runs through the same pipeline and finds nothing left to lower but
   # the float-result convolutions, which ONNX has no op for: they are written as their QDQ ops.
   # (The classifier is com.microsoft.MatMulIntegerToFloat, ONNX Runtime's op, written as it is.)
-  # fxc.QLinearConvAct is written as its QDQ ops too: where its activation is one op (MobileNet-V3's
-  # Hardsigmoid), the written model's convolution lowers again.
+  # fxc.QLinearConvAct and QLinearConvTranspose are written as their QDQ ops too: where the
+  # activation is one op (MobileNet-V3's Hardsigmoid) or none, the convolution lowers again.
   "$fxc" run -v "$work/low.onnx" --output-dir "$work/b" 2>"$work/err" >/dev/null ||
     fail "$name: run lowered"
   again='conv|add|mul|max-pool|data movement|requantize|lookup'
-  [ "$exact" = exact ] || again=${again#conv|}
+  [ "$relowers" = conv ] && again=${again#conv|}
   grep -Eq "fxc: quant-lower: (.*, )?($again) [0-9]" "$work/err" &&
     fail "$name: the written lowered model lowered again: $(grep quant-lower "$work/err")"
   if [ "$exact" = exact ]; then

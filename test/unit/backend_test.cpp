@@ -111,10 +111,14 @@ void checkBackendsAgree(const ir::GraphModule& gm, std::vector<Value> inputs) {
 }  // namespace
 
 TEST_CASE("convolution: oneDNN equals the reference over strides, pads, groups, dilations") {
+  // ConvTranspose2d too (oneDNN's deconvolution): W [C_in, C_out / group, kh, kw], `out_pad`
+  // its output_padding.
   struct Case {
     int64_t n, cin, h, w, cout, kh, kw, stride, dilation, group;
     std::vector<int64_t> pads;
     bool bias;
+    bool transposed = false;
+    int64_t out_pad = 0;
   };
   std::vector<Case> cases = {
       {1, 3, 17, 19, 8, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},
@@ -125,19 +129,26 @@ TEST_CASE("convolution: oneDNN equals the reference over strides, pads, groups, 
       {3, 4, 8, 11, 6, 2, 3, 3, 1, 1, {0, 1, 2, 0}, true},      // asymmetric pads, stride 3
       {1, 64, 14, 14, 64, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},   // a resnet block
       {1, 6, 5, 5, 4, 5, 5, 1, 1, 2, {0, 0, 0, 0}, true},       // a 1x1 output
+      {2, 16, 7, 9, 8, 4, 4, 2, 1, 1, {1, 1, 1, 1}, true, true},        // a 2x upsampling
+      {1, 8, 6, 5, 12, 3, 3, 2, 1, 1, {1, 1, 1, 1}, false, true, 1},    // output_padding
+      {1, 8, 6, 6, 8, 3, 3, 1, 2, 2, {2, 1, 0, 2}, true, true},         // dilated, grouped
+      {1, 32, 14, 14, 16, 2, 2, 2, 1, 1, {0, 0, 0, 0}, true, true},     // a U-Net's 2x2 up
   };
   for (const Case& c : cases) {
     CAPTURE(c.cin);
     CAPTURE(c.stride);
     CAPTURE(c.group);
-    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
-        {"weight", {c.cout, c.cin / c.group, c.kh, c.kw}}};
+    CAPTURE(c.transposed);
+    std::vector<int64_t> weight = {c.cout, c.cin / c.group, c.kh, c.kw};
+    if (c.transposed) weight = {c.cin, c.cout / c.group, c.kh, c.kw};
+    std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {{"weight", weight}};
     if (c.bias) tensors.push_back({"bias", {c.cout}});
-    auto gm = oneModule("Conv2d", tensors,
-                        {{"strides", ints({c.stride, c.stride})},
-                         {"dilations", ints({c.dilation, c.dilation})},
-                         {"pads", ints(c.pads)},
-                         {"group", ir::Argument(c.group)}});
+    ir::Kwargs attributes = {{"strides", ints({c.stride, c.stride})},
+                             {"dilations", ints({c.dilation, c.dilation})},
+                             {"pads", ints(c.pads)},
+                             {"group", ir::Argument(c.group)}};
+    if (c.out_pad) attributes.emplace_back("output_padding", ints({c.out_pad, c.out_pad}));
+    auto gm = oneModule(c.transposed ? "ConvTranspose2d" : "Conv2d", tensors, attributes);
     checkBackendsAgree(*gm, {input({c.n, c.cin, c.h, c.w}, 7)});
   }
 }

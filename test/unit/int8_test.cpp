@@ -116,7 +116,9 @@ bool fastKernelTakes(const ir::GraphModule& gm, const std::vector<Value>& placeh
 
 }  // namespace
 
-TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmetic") {
+TEST_CASE("QLinearConv(Transpose): oneDNN's int8 (de)convolution equals ONNX's integer arithmetic") {
+  // fxc.QLinearConvTranspose (oneDNN's deconvolution) takes QLinearConv's inputs; its weight is
+  // [C_in, C_out / group, k, k] and `out_pad` its output_padding.
   struct Case {
     int64_t n, cin, h, w, cout, k, stride, pad, group;
     ir::DType x_type;
@@ -124,6 +126,8 @@ TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmet
     ir::DType y_type;
     int64_t y_zp;
     bool per_channel, bias;
+    bool transposed = false;
+    int64_t out_pad = 0;
   };
   const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
   std::vector<Case> cases = {
@@ -133,21 +137,30 @@ TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmet
       {1, 16, 10, 10, 32, 1, 2, 0, 1, s8, -3, s8, 5, false, false},  // int8 input, per tensor
       {1, 64, 14, 14, 64, 3, 1, 1, 1, u8, 10, s8, -20, true, true},  // uint8 in, int8 out
       {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 0, u8, 128, true, true},     // grouped
+      // Transposed: a decoder's 4×4 stride-2 upsampling, an output_padding, grouped.
+      {2, 16, 7, 9, 8, 4, 2, 1, 1, u8, 3, u8, 10, true, true, true},
+      {1, 8, 6, 5, 12, 3, 2, 1, 1, s8, -2, s8, -5, false, true, true, 1},
+      {1, 8, 6, 6, 8, 3, 1, 1, 2, u8, 100, u8, 0, false, false, true},
   };
   for (const Case& c : cases) {
     CAPTURE(c.cin);
     CAPTURE(c.group);
     CAPTURE(c.stride);
+    CAPTURE(c.transposed);
     Builder b;
     ir::Node* x = b.g().placeholder("x");
     int64_t cin_g = c.cin / c.group;
-    Value w = randomInts({c.cout, cin_g, c.k, c.k}, s8, -127, 127, 11);
+    Value w = randomInts(c.transposed ? std::vector<int64_t>{c.cin, c.cout / c.group, c.k, c.k}
+                                      : std::vector<int64_t>{c.cout, cin_g, c.k, c.k},
+                         s8, -127, 127, 11);
     Value sw = randomFloats({c.per_channel ? c.cout : 1}, 0.001f, 0.01f, 12);
     if (!c.per_channel) sw.shape.clear();
     float sx = 0.02f;
-    // An output scale that spreads the results over the integer range, with some saturation.
-    float sy =
-        2.0f * sx * 0.0055f * std::sqrt(static_cast<float>(cin_g * c.k * c.k)) * 74 * 73 / 128;
+    // An output scale that spreads the results over the integer range, with some saturation
+    // (a transposed convolution sums about stride² times fewer terms into each output).
+    float terms = static_cast<float>(cin_g * c.k * c.k) /
+                  static_cast<float>(c.transposed ? c.stride * c.stride : 1);
+    float sy = 2.0f * sx * 0.0055f * std::sqrt(terms) * 74 * 73 / 128;
     std::vector<ir::Argument> args = {
         x,
         b.scale(sx),
@@ -159,11 +172,14 @@ TEST_CASE("QLinearConv: oneDNN's int8 convolution equals ONNX's integer arithmet
         b.zeroPoint(c.y_zp, c.y_type)};
     if (c.bias)
       args.emplace_back(b.constant(randomInts({c.cout}, ir::DType::kInt32, -20000, 20000, 13)));
-    ir::Node* conv = b.g().callFunction("onnx.QLinearConv", std::move(args),
-                                        {{"kernel_shape", ints({c.k, c.k})},
-                                         {"strides", ints({c.stride, c.stride})},
-                                         {"pads", ints({c.pad, c.pad, c.pad, c.pad})},
-                                         {"group", ir::Argument(c.group)}});
+    ir::Kwargs attributes = {{"kernel_shape", ints({c.k, c.k})},
+                             {"strides", ints({c.stride, c.stride})},
+                             {"pads", ints({c.pad, c.pad, c.pad, c.pad})},
+                             {"group", ir::Argument(c.group)}};
+    if (c.out_pad) attributes.emplace_back("output_padding", ints({c.out_pad, c.out_pad}));
+    ir::Node* conv = b.g().callFunction(
+        c.transposed ? "fxc.QLinearConvTranspose" : "onnx.QLinearConv", std::move(args),
+        attributes);
     b.g().output(conv);
     bool is_u8 = c.x_type == u8;
     std::vector<Value> inputs = {
@@ -391,6 +407,9 @@ struct ConvModel {
   std::string activation = {};
   ir::Kwargs activation_attributes = {};
   bool read_twice = false;
+  // A transposed convolution (stride 2, output_padding 1; W [4, 8 / group, 3, 3]): 1 with
+  // per-channel scales, 2 grouped with one scale, 3 grouped with per-channel scales.
+  int transposed = 0;
 };
 
 std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float sy) {
@@ -398,17 +417,22 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
   ir::Node* x = b->g().placeholder("x");
   ir::Node* dx =
       b->dequantize(b->quantize(x, sx, 128, ir::DType::kUInt8), sx, 128, ir::DType::kUInt8);
-  Value w = randomInts({8, 4, 3, 3}, ir::DType::kInt8, -127, 127, 21);
-  Value sw = randomFloats({8}, 0.002f, 0.01f, 22);
+  int64_t group = m.transposed >= 2 ? 2 : 1, scales = m.transposed == 2 ? 1 : 8 / group;
+  Value w = randomInts(m.transposed ? std::vector<int64_t>{4, 8 / group, 3, 3}
+                                    : std::vector<int64_t>{8, 4, 3, 3},
+                       ir::DType::kInt8, -127, 127, 21);
+  Value sw = randomFloats({scales}, 0.002f, 0.01f, 22);
   ir::Node* dw = b->g().callFunction(
       "onnx.DequantizeLinear",
       {b->constant(w), b->constant(sw),
-       b->constant(Value::ints({8}, std::vector<int64_t>(8, m.w_zp), ir::DType::kInt8))},
-      {{"axis", ir::Argument(int64_t{0})}});
+       b->constant(
+           Value::ints({scales}, std::vector<int64_t>(scales, m.w_zp), ir::DType::kInt8))},
+      {{"axis", ir::Argument(int64_t{m.transposed ? 1 : 0})}});
   std::vector<ir::Argument> args = {dx, dw};
   if (m.bias == 1) {
     std::vector<float> bs(8);
-    for (size_t c = 0; c < 8; ++c) bs[c] = sx * sw.f[c] * m.bias_scale_factor;
+    for (size_t c = 0; c < 8; ++c)
+      bs[c] = sx * sw.f[c % sw.f.size()] * m.bias_scale_factor;
     args.emplace_back(b->g().callFunction(
         "onnx.DequantizeLinear",
         {b->constant(randomInts({8}, ir::DType::kInt32, -3000, 3000, 23)),
@@ -418,9 +442,18 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
   } else if (m.bias == 2) {
     args.emplace_back(b->constant(randomFloats({8}, -0.3f, 0.3f, 24)));
   }
-  ir::Node* value = b->g().callFunction(
-      "torch.nn.functional.conv2d", std::move(args),
-      {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
+  ir::Node* value =
+      m.transposed
+          ? b->g().callFunction("torch.nn.functional.conv_transpose2d", std::move(args),
+                                {{"kernel_shape", ints({3, 3})},
+                                 {"pads", ints({1, 1, 1, 1})},
+                                 {"strides", ints({2, 2})},
+                                 {"output_padding", ints({1, 1})},
+                                 {"group", ir::Argument(group)}})
+          : b->g().callFunction("torch.nn.functional.conv2d", std::move(args),
+                                {{"kernel_shape", ints({3, 3})},
+                                 {"pads", ints({1, 1, 1, 1})},
+                                 {"strides", ints({1, 1})}});
   if (m.relu) value = b->g().callFunction("torch.relu", {value});
   if (m.clamp) value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(0.9f)});
   if (m.activation.rfind("torch.", 0) == 0) {
@@ -461,6 +494,16 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
        {ir::DType::kUInt8, 40, false, 0, 0, 1.0f, true},
        1},
   };
+  // Transposed convolutions: fxc.QLinearConvTranspose.
+  for (int transposed : {1, 2, 3}) {
+    ConvModel m;
+    m.transposed = transposed;
+    m.relu = transposed != 1;
+    variants.push_back({transposed == 1   ? "transposed, per channel, no relu"
+                        : transposed == 2 ? "transposed, grouped, per tensor"
+                                          : "transposed, grouped, per channel: refused",
+                        m, transposed == 3 ? 0 : 1});
+  }
   for (const Variant& v : variants) {
     std::string what = v.what;
     CAPTURE(what);
