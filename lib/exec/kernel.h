@@ -137,6 +137,17 @@ class KernelContext {
 
 using Kernel = std::function<std::vector<Value>(const KernelContext&)>;
 
+// A kernel's outputs, each moved in. `return {std::move(y)};` would copy y's elements: a braced
+// list builds the vector from an initializer_list, whose elements are const (ShuffleNet's
+// reshapes copied each tensor twice; every kernel's output once).
+template <typename... V>
+std::vector<Value> outputs(V&&... values) {
+  std::vector<Value> out;
+  out.reserve(sizeof...(values));
+  (out.push_back(std::forward<V>(values)), ...);
+  return out;
+}
+
 // The CPU kernels, keyed by target or "module:<type>": oneDNN behind convolution, pooling and the
 // matrix products, the reference kernels for the rest.
 const std::unordered_map<std::string, Kernel>& cpuKernels();

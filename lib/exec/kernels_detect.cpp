@@ -87,7 +87,7 @@ std::vector<Value> nonMaxSuppression(const KernelContext& c) {
     }
   }
   int64_t selected = static_cast<int64_t>(rows.size() / 3);
-  return {Value::ints({selected, 3}, std::move(rows))};
+  return outputs(Value::ints({selected, 3}, std::move(rows)));
 }
 
 // RoiAlign (average mode), as ONNX Runtime computes it: each output bin of a region is the mean
@@ -204,7 +204,7 @@ std::vector<Value> roiAlign(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

@@ -302,7 +302,7 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
     if (ConvPlan* kept = c.keptPlan<ConvPlan>();
         kept && kept->released && x.shape == kept->src_shape &&
         (!residual || (residual->isFloat() && residual->shape == kept->out_shape)))
-      return {runConvolution(*kept, x, residual)};
+      return outputs(runConvolution(*kept, x, residual));
     const Value* module_weight = c.tensor("weight");
     const Value* w = module_weight ? module_weight : c.optionalInput(1);
     // A module's weight or a constant input: reordered once, when the plan is made.
@@ -351,7 +351,7 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
     if (b && !c.tensor("bias"))                      // likewise a bias
       std::memcpy(plan.bias.get_data_handle(), b->f.data(), b->f.size() * sizeof(float));
     if (!plan.released) plan.released = releasePacked(c, b);
-    return {runConvolution(plan, x, residual)};
+    return outputs(runConvolution(plan, x, residual));
   };
 }
 
@@ -523,7 +523,7 @@ Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = fa
     if (plan.dst_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = plan.dst_zero_point;
     plan.conv.execute(stream(), args);
     stream().wait();
-    return {valueOf(std::move(dst), {g.n, g.cout, g.oh, g.ow}, {}, plan.dst_type)};
+    return outputs(valueOf(std::move(dst), {g.n, g.cout, g.oh, g.ow}, {}, plan.dst_type));
   };
 }
 
@@ -629,7 +629,7 @@ Kernel quantizeToInt8(Kernel reference) {
     } else {
       quantizeElements(from, static_cast<int8_t*>(y.get_data_handle()), n, scale, zero_point);
     }
-    return {valueOf(std::move(y), x.shape, {}, dtype)};
+    return outputs(valueOf(std::move(y), x.shape, {}, dtype));
   };
 }
 
@@ -677,7 +677,7 @@ Kernel dequantizeFromInt8(Kernel reference) {
     bool plain = y.get_desc() == plainDesc(x.shape);
     std::vector<float> storage;
     if (plain) storage.assign(to, to + n);
-    return {valueOf(std::move(y), x.shape, std::move(storage))};
+    return outputs(valueOf(std::move(y), x.shape, std::move(storage)));
   };
 }
 
@@ -899,7 +899,7 @@ Kernel quantizedBinary(Kernel reference) {
                       rows, static_cast<int8_t*>(y.get_data_handle()), n, batches, channels,
                       batch_stride, channel_stride, p);
     }
-    return {valueOf(std::move(y), whole.shape, {}, dtype)};
+    return outputs(valueOf(std::move(y), whole.shape, {}, dtype));
   };
 }
 
@@ -943,7 +943,7 @@ Kernel int8Bound(Kernel reference) {
       clamp(static_cast<const int8_t*>(in.get_data_handle()),
             static_cast<int8_t*>(y.get_data_handle()));
     }
-    return {valueOf(std::move(y), x.shape, {}, x.dtype)};
+    return outputs(valueOf(std::move(y), x.shape, {}, x.dtype));
   };
 }
 
@@ -1026,7 +1026,8 @@ Kernel pooling(Kernel reference) {
     }
     plan.pool.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage), x.dtype)};
+    return outputs(
+        valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage), x.dtype));
   };
 }
 
@@ -1087,7 +1088,7 @@ Kernel softmax(Kernel reference) {
       return p;
     });
     if (plan.use_reference) return reference(c);
-    return {runPlan(plan, x, x.shape)};
+    return outputs(runPlan(plan, x, x.shape));
   };
 }
 
@@ -1147,7 +1148,7 @@ Kernel layerNorm(Kernel reference) {
       float hi = static_cast<float>(mean), lo = static_cast<float>(mean - hi);
       for (int64_t k = 0; k < inner; ++k) out[k] = ((in[k] - hi) - lo) * inv * sc[k] + sh[k];
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -1174,7 +1175,7 @@ Kernel eltwise(Kernel reference) {
       return p;
     });
     if (plan.use_reference) return reference(c);
-    return {runPlan(plan, x, x.shape)};
+    return outputs(runPlan(plan, x, x.shape));
   };
 }
 
@@ -1205,7 +1206,7 @@ Kernel reduction(Kernel reference) {
       return p;
     });
     if (plan.use_reference) return reference(c);
-    return {runPlan(plan, x, out)};
+    return outputs(runPlan(plan, x, out));
   };
 }
 
@@ -1239,7 +1240,7 @@ std::vector<Value> runLinear(const LinearPlan& plan, const Value& a) {
   if (plan.has_bias) args[DNNL_ARG_BIAS] = plan.bias;
   plan.primitive.execute(stream(), args);
   stream().wait();
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 Kernel linear(Kernel previous, bool with_activation) {
@@ -1419,7 +1420,7 @@ Kernel matmulIntegerToFloat(Kernel reference) {
     if (plan.src_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = plan.src_zero_point;
     plan.primitive.execute(stream(), args);
     stream().wait();
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -1499,7 +1500,7 @@ Kernel lookupInt8(Kernel reference) {
         row = row + 1 == rows ? 0 : row + 1;
       }
     });
-    return {valueOf(std::move(y), x.shape, {}, table.dtype)};
+    return outputs(valueOf(std::move(y), x.shape, {}, table.dtype));
   };
 }
 
@@ -1563,7 +1564,7 @@ Kernel quantizedGlobalAveragePool(Kernel reference) {
     for (size_t k = 0; k < sums.size(); ++k)
       y.i[k] =
           quantizeValue(meanOfQuantized(sums[k] - inner * z, inner, c.input(1).f[0]), out, range);
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 

@@ -70,7 +70,7 @@ Kernel nativeUnary(Kernel previous, std::string type) {
     memory dst(plan.dst, engine());
     plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), x.shape, {})};
+    return outputs(valueOf(std::move(dst), x.shape, {}));
   };
 }
 
@@ -154,7 +154,7 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
       } else {
         perChannel(x, y, table, a->shape, *block, [](float u, float v) { return u + v; });
       }
-      return {valueOf(std::move(dst), a->shape, {})};
+      return outputs(valueOf(std::move(dst), a->shape, {}));
     }
     // The other operand at the native one's rank (a [C, H, W] for an [N, C, H, W] with N = 1 is
     // the same elements).
@@ -179,7 +179,7 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
     plan.primitive.execute(stream(),
                            {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), a->shape, {})};
+    return outputs(valueOf(std::move(dst), a->shape, {}));
   };
 }
 
@@ -212,7 +212,7 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), out_shape, std::move(plain))};
+    return outputs(valueOf(std::move(dst), out_shape, std::move(plain)));
   };
 }
 
@@ -282,7 +282,7 @@ Kernel batchNormalization(Kernel reference) {
                                       {DNNL_ARG_SHIFT, plan.shift},
                                       {DNNL_ARG_DST, dst}});
     stream().wait();
-    return {valueOf(std::move(dst), x.shape, std::move(plain_storage))};
+    return outputs(valueOf(std::move(dst), x.shape, std::move(plain_storage)));
   };
 }
 
@@ -364,7 +364,7 @@ Kernel nativeConcat(Kernel previous) {
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
     plan.primitive.execute(stream(), args);
     stream().wait();
-    return {valueOf(std::move(dst), shape, std::move(plain), first.dtype)};
+    return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));
   };
 }
 
@@ -418,12 +418,12 @@ Kernel nativePermute(Kernel previous) {
       memory dst(dst_desc, engine(), y.f.data());
       plan.primitive.execute(stream(), {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
       stream().wait();
-      return {std::move(y)};
+      return outputs(std::move(y));
     }
     if (!x.native && rank == 4 && perm == std::vector<int64_t>{0, 3, 1, 2}) {
       memory dst(memory::desc(memory::dims(shape.begin(), shape.end()), kF32, Tag::acdb), engine());
       std::memcpy(dst.get_data_handle(), x.f.data(), x.f.size() * sizeof(float));
-      return {valueOf(std::move(dst), shape, {})};
+      return outputs(valueOf(std::move(dst), shape, {}));
     }
     return previous(c);
   };

@@ -110,7 +110,7 @@ Kernel unary(F fn) {
     const Value& x = requireFloat(c.input(0), "the input");
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
     for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = fn(x.f[k], c);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -141,13 +141,13 @@ Kernel numericUnary(FF float_fn, FI int_fn) {
     if (x.isFloat()) {
       Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
       for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = float_fn(x.f[k]);
-      return std::vector<Value>{std::move(y)};
+      return outputs(std::move(y));
     }
     if (x.dtype == ir::DType::kBool)
       throw ExecError("unsupported: the input of type bool (numbers only)");
     Value y = Value::ints(x.shape, std::vector<int64_t>(x.i.size()), x.dtype);
     for (size_t k = 0; k < x.i.size(); ++k) y.i[k] = wrapTo(int_fn(x.i[k]), x.dtype);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -316,8 +316,7 @@ Kernel binary(FF float_fn, FI int_fn, FD double_fn = {}) {
     if (c.inputCount() != 2)
       throw ExecError("unsupported: " + std::to_string(c.inputCount()) + " operands");
     std::optional<Value> legacy = legacyOperand(c, c.input(0), c.input(1));
-    return std::vector<Value>{
-        combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn, double_fn)};
+    return outputs(combine(c.input(0), legacy ? *legacy : c.input(1), float_fn, int_fn, double_fn));
   };
 }
 
@@ -337,7 +336,7 @@ Kernel variadic(FF float_fn, FI int_fn, FD double_fn, bool mean) {
       requireFloat(acc, "Mean's operands");
       for (float& v : acc.f) v /= static_cast<float>(c.inputCount());
     }
-    return std::vector<Value>{std::move(acc)};
+    return outputs(std::move(acc));
   };
 }
 
@@ -355,7 +354,7 @@ Kernel compare(F fn) {
       }
       out.push_back(fn(a.at(static_cast<size_t>(i)), b.at(static_cast<size_t>(j))) ? 1 : 0);
     });
-    return std::vector<Value>{Value::ints(shape, std::move(out), ir::DType::kBool)};
+    return outputs(Value::ints(shape, std::move(out), ir::DType::kBool));
   };
 }
 
@@ -374,7 +373,7 @@ std::vector<Value> clampIntegers(const KernelContext& c) {
     throw ExecError("unsupported: Clip of integers with min/max attributes");
   Value y = x;
   for (int64_t& v : y.i) v = std::min(hi, std::max(lo, v));
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // Pow: the result has the base's type; since opset 12 the exponent's type may differ. Computed
@@ -396,7 +395,7 @@ std::vector<Value> power(const KernelContext& c) {
       float x = base.f[k];
       y.f[k] = e == 2.0 ? x * x : static_cast<float>(std::pow(static_cast<double>(x), e));
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   }
   auto at = [](const Value& v, int64_t k) {
     return v.isFloat() ? static_cast<double>(v.f[static_cast<size_t>(k)])
@@ -417,7 +416,7 @@ std::vector<Value> power(const KernelContext& c) {
       throw ExecError("unsupported: an integer Pow result beyond 2^53");
     y.i.push_back(wrapTo(static_cast<int64_t>(r), base.dtype));
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // BitShift of unsigned integers; a shift by the type's width or more gives 0.
@@ -454,7 +453,7 @@ std::vector<Value> bitShift(const KernelContext& c) {
         uint64_t u = static_cast<uint64_t>(v);
         return static_cast<int64_t>(left ? u << by : u >> by);
       });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 float hardSigmoid(float x, float alpha, float beta) {
@@ -530,7 +529,7 @@ void addElementwiseKernels(KernelTable& t) {
     auto [lo, hi] = clipBounds(c);
     Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
     for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = std::min(hi, std::max(lo, x.f[k]));
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   auto plus = [](auto x, auto y) { return x + y; };
   auto larger = [](auto x, auto y) { return std::max(x, y); };
@@ -570,7 +569,7 @@ void addElementwiseKernels(KernelTable& t) {
     bool fmod = c.intAttribute("fmod", 0) != 0;
     const Value& a = c.input(0);
     if ((a.isFloat() || a.isDouble()) && !fmod) throw ExecError("Mod of floats needs fmod=1");
-    return std::vector<Value>{combine(
+    return outputs(combine(
         a, c.input(1), [](float x, float y) { return std::fmod(x, y); },
         [fmod](int64_t x, int64_t y) {
           if (y == 0) throw ExecError("integer modulo by zero");
@@ -578,7 +577,7 @@ void addElementwiseKernels(KernelTable& t) {
           if (!fmod && r != 0 && ((r < 0) != (y < 0))) r += y;  // Python's sign: the divisor's
           return r;
         },
-        [](double x, double y) { return std::fmod(x, y); })};
+        [](double x, double y) { return std::fmod(x, y); }));
   });
   add(t, {"torch.sign"},
       numericUnary([](float x) { return static_cast<float>((x > 0) - (x < 0)); },
@@ -607,14 +606,14 @@ void addElementwiseKernels(KernelTable& t) {
         x.shape.back() != per_channel.shape[0]) {
       per_channel.shape.resize(x.shape.size() - 1, 1);
     }
-    return std::vector<Value>{combine(
+    return outputs(combine(
         x, per_channel, [](float v, float s) { return v >= 0 ? v : v * s; },
-        [](int64_t v, int64_t) { return v; })};
+        [](int64_t v, int64_t) { return v; }));
   });
   add(t, {"torch.logical_not"}, [](const KernelContext& c) {
     Value y = Value::ints(c.input(0).shape, c.input(0).asInts(), ir::DType::kBool);
     for (int64_t& v : y.i) v = v == 0;
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   auto logic = [](auto fn) {
     return [fn](const KernelContext& c) {
@@ -624,7 +623,7 @@ void addElementwiseKernels(KernelTable& t) {
       Value y = combine(
           c.input(0), legacy ? *legacy : c.input(1), [](float, float) { return 0.0f; }, fn);
       y.dtype = ir::DType::kBool;
-      return std::vector<Value>{std::move(y)};
+      return outputs(std::move(y));
     };
   };
   add(t, {"operator.and_"}, logic([](int64_t a, int64_t b) -> int64_t { return a && b; }));
@@ -639,13 +638,13 @@ void addElementwiseKernels(KernelTable& t) {
     Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kBool);
     for (size_t k = 0; k < x.f.size(); ++k)
       y.i[k] = std::isinf(x.f[k]) && (x.f[k] > 0 ? positive : negative);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.isnan"}, [](const KernelContext& c) {
     const Value& x = requireFloat(c.input(0), "the input");
     Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kBool);
     for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = std::isnan(x.f[k]);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"onnx.Shrink"}, unary([](float x, C c) {
         float lambd = c.floatAttribute("lambd", 0.5f), bias = c.floatAttribute("bias", 0.0f);

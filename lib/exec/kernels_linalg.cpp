@@ -49,7 +49,7 @@ std::vector<Value> determinant(const KernelContext& c) {
     }
     y.f[static_cast<size_t>(b)] = static_cast<float>(det);
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // One term of an Einsum equation: its labels in order, "..." as kEllipsis.
@@ -222,7 +222,7 @@ std::vector<Value> einsum(const KernelContext& c) {
   } else {
     for (uint64_t v : int_sums) y.i.push_back(wrapTo(static_cast<int64_t>(v), first.dtype));
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ Value negativeLogLikelihood(const KernelContext& c, const Value& x, const Value&
 }
 
 std::vector<Value> nllLoss(const KernelContext& c) {
-  return {negativeLogLikelihood(c, c.input(0), c.input(1), c.optionalInput(2))};
+  return outputs(negativeLogLikelihood(c, c.input(0), c.input(1), c.optionalInput(2)));
 }
 
 // log_softmax over axis 1, then NLL; the second output is the log-probabilities.
@@ -79,7 +79,7 @@ std::vector<Value> softmaxCrossEntropy(const KernelContext& c) {
     }
   }
   Value loss = negativeLogLikelihood(c, log_prob, c.input(1), c.optionalInput(2));
-  return {std::move(loss), std::move(log_prob)};
+  return outputs(std::move(loss), std::move(log_prob));
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ std::vector<Value> convolutionNd(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // ConvTranspose: each input point scatters its kernel-weighted value to
@@ -203,7 +203,7 @@ std::vector<Value> transposedConvolutionNd(const KernelContext& c) {
     double bias = b ? b->f[static_cast<size_t>(static_cast<int64_t>(k) / out_plane % cout)] : 0.0;
     y.f[k] = static_cast<float>(sums[k] + bias);
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // Max or average pooling over every spatial axis. Max pooling also takes integer inputs and

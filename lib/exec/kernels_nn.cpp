@@ -245,7 +245,7 @@ std::vector<Value> conv2d(const KernelContext& c) {
   Value y = Value::floats({g.n, g.cout, g.oh, g.ow},
                           std::vector<float>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)));
   convolve<float>(g, x.f.data(), w->f.data(), b ? b->f.data() : nullptr, y.f.data());
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // ConvReLU2d: relu(conv(x)); ConvAddReLU2d: relu(conv(x) + residual), the residual of the
@@ -292,7 +292,7 @@ std::vector<Value> convTranspose2d(const KernelContext& c) {
                           std::vector<float>(static_cast<size_t>(g->n * g->cout * g->oh * g->ow)));
   // Pointers from data(): a vector may be empty (no &v[k]).
   transposedConvolve<float>(*g, x.f.data(), w->f.data(), b ? b->f.data() : nullptr, y.f.data());
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // BatchNormalization in training mode (opset 14+): normalized by the batch's own mean and
@@ -326,7 +326,7 @@ std::vector<Value> batchNormTraining(const KernelContext& c, const Value& x, con
     running_mean.f[ch] = static_cast<float>(mean.f[ch] * momentum + sum[ch] * (1 - momentum));
     running_var.f[ch] = static_cast<float>(var.f[ch] * momentum + squares[ch] * (1 - momentum));
   }
-  return {std::move(y), std::move(running_mean), std::move(running_var)};
+  return outputs(std::move(y), std::move(running_mean), std::move(running_var));
 }
 
 std::vector<Value> batchNorm(const KernelContext& c) {
@@ -360,7 +360,7 @@ std::vector<Value> batchNorm(const KernelContext& c) {
     size_t ch = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
     y.f[k] = x.f[k] * a[ch] + b[ch];
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // Gemm (and Linear modules): Y = alpha·A'·B' + beta·C. On input of rank > 2 (a Linear from
@@ -414,7 +414,7 @@ Kernel gemmKernel(Product product) {
         out = alpha * out + beta * cv;
       }
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -456,7 +456,7 @@ Kernel matmulKernel(Product product) {
       product(false, false, m, n, k, a.f.data() + (ia * m * k), b.f.data() + (ib * k * n),
               y.f.data() + (t * m * n));
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -497,7 +497,7 @@ std::vector<Value> pool2d(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 std::vector<Value> globalAveragePool(const KernelContext& c) {
@@ -512,7 +512,7 @@ std::vector<Value> globalAveragePool(const KernelContext& c) {
     for (int64_t k = 0; k < inner; ++k) sum += x.f[static_cast<size_t>(p * inner + k)];
     y.f[static_cast<size_t>(p)] = static_cast<float>(sum / static_cast<double>(inner));
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace
@@ -572,7 +572,7 @@ std::vector<Value> normalizeAlong(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ std::vector<Value> instanceNorm(const KernelContext& c) {
       y.f[static_cast<size_t>(p * extent + k)] =
           static_cast<float>((in[k] - mean) * factor + bias->f[ch]);
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // LRN across channels: y = x / (bias + α/size · Σ x²)^β, the sum over the channels
@@ -66,7 +66,7 @@ std::vector<Value> localResponseNorm(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // MeanVarianceNormalization: y = (x − μ) / (σ + 1e-9), μ and σ over `axes` (default N, H, W).
@@ -111,7 +111,7 @@ std::vector<Value> meanVarianceNorm(const KernelContext& c) {
     size_t g = static_cast<size_t>(group_of[k]);
     y.f[k] = static_cast<float>((x.f[k] - mean[g]) / (deviation[g] + 1e-9));
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

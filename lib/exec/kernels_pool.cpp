@@ -23,7 +23,7 @@ std::vector<Value> globalMaxPool(const KernelContext& c) {
       return a < b || std::isnan(b);  // a NaN in the plane is the result, as in torch
     });
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // MaxUnpool(X, I, output_shape?): zeros, with each X[k] written at the flat index I[k] of the
@@ -58,7 +58,7 @@ std::vector<Value> maxUnpool(const KernelContext& c) {
                       shapeText(shape));
     y.f[static_cast<size_t>(at)] = x.f[k];
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ std::vector<Value> quantizeLinear(const KernelContext& c) {
   QuantRange range = rangeOf(dtype);
   Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), dtype);
   for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = quantizeValue(x.f[k], b.at(k), range);
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 std::vector<Value> dequantizeLinear(const KernelContext& c) {
@@ -77,7 +77,7 @@ std::vector<Value> dequantizeLinear(const KernelContext& c) {
   Broadcast b(x, c.input(1), c.optionalInput(2), c.intAttribute("axis", 1));
   Value y = Value::floats(x.shape, std::vector<float>(x.i.size()));
   for (size_t k = 0; k < x.i.size(); ++k) y.f[k] = dequantizeValue(x.i[k], b.at(k));
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // torch.fake_quantize_per_{tensor,channel}_affine(x, scale, zero_point, [axis,] quant_min,
@@ -89,7 +89,7 @@ std::vector<Value> fakeQuantize(const KernelContext& c) {
   if (range.min >= range.max) throw ExecError("quant_min must be below quant_max");
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
   for (size_t k = 0; k < x.f.size(); ++k) y.f[k] = fakeQuantizeValue(x.f[k], b.at(k), range);
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // The elements of an integer tensor minus its zero point: one scalar, or one per slice along
@@ -238,8 +238,8 @@ std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
   QuantParams params{scale, static_cast<int64_t>(zero_point)};
   Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), ir::DType::kUInt8);
   for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = quantizeValue(x.f[k], params, {0, 255});
-  return {std::move(y), Value::floats({}, {scale}),
-          Value::ints({}, {params.zero_point}, ir::DType::kUInt8)};
+  return outputs(std::move(y), Value::floats({}, {scale}),
+                 Value::ints({}, {params.zero_point}, ir::DType::kUInt8));
 }
 
 // com.microsoft.QLinearAdd and QLinearMul (ONNX Runtime's contrib ops, what quant-lower makes of
@@ -266,7 +266,7 @@ std::vector<Value> quantizedBinary(const KernelContext& c) {
     float v = dequantizeValue(b.i[static_cast<size_t>(j)], pb.at(0));
     y.i[static_cast<size_t>(o)] = quantizeValue(kMul ? u * v : u + v, py.at(0), range);
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // fxc.QLinearConvToFloat (quant-lower's form of a quantized convolution whose result stays
@@ -316,7 +316,7 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
     if (!activation.empty()) v = v > 0.0f ? v : (v == v ? 0.0f : v);  // ReLU; NaN passes
     y.f[k] = v;
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B)) for an activation that is
@@ -342,7 +342,7 @@ std::vector<Value> quantizedConvolutionActivation(const KernelContext& c) {
   QuantParams params{y_scale.f[0], y_zp ? y_zp->i[0] : 0};
   Value out = Value::ints(y.shape, std::vector<int64_t>(y.f.size()), dtype);
   for (size_t k = 0; k < y.f.size(); ++k) out.i[k] = quantizeValue(y.f[k], params, rangeOf(dtype));
-  return {std::move(out)};
+  return outputs(std::move(out));
 }
 
 // com.microsoft.MatMulIntegerToFloat(A, B, a_scale, b_scale, [a_zero_point, b_zero_point,
@@ -351,8 +351,8 @@ std::vector<Value> quantizedConvolutionActivation(const KernelContext& c) {
 // a_scale·b_scale[n] in double, plus bias[n]. a_scale one element; b_scale one, or one per column.
 std::vector<Value> matmulIntegerToFloat(const KernelContext& c) {
   Value acc = integerMatmul(c.input(0), c.optionalInput(4), c.input(1), c.optionalInput(5));
-  return {dequantizeAccumulator(acc, c.input(2), c.input(3), c.optionalInput(6),
-                                acc.shape.size() - 1, "column")};
+  return outputs(dequantizeAccumulator(acc, c.input(2), c.input(3), c.optionalInput(6),
+                                       acc.shape.size() - 1, "column"));
 }
 
 // com.microsoft.QLinearGlobalAveragePool (ONNX Runtime's contrib op, what quant-lower makes of
@@ -384,7 +384,7 @@ std::vector<Value> quantizedGlobalAveragePool(const KernelContext& c) {
     float mean = meanOfQuantized(sum - inner * in.zero_point, inner, in.scale);
     y.i[static_cast<size_t>(p)] = quantizeValue(mean, py.at(0), rangeOf(dtype));
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // fxc.QLinearLookup (quant-lower's form of Q(f(DQ(x))) for an elementwise f): a table of 256
@@ -411,7 +411,7 @@ std::vector<Value> lookup(const KernelContext& c) {
     int64_t row = rows > 1 ? (static_cast<int64_t>(k) / inner) % rows : 0;
     y.i[k] = table.i[static_cast<size_t>(row * 256 + x.i[k] + offset)];
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace
@@ -423,41 +423,38 @@ void addQuantizationKernels(KernelTable& t) {
   add(t, {"com.microsoft.QLinearMul"}, quantizedBinary<true>);
   add(t, {"onnx.DynamicQuantizeLinear"}, dynamicQuantizeLinear);
   add(t, {"onnx.ConvInteger"}, [](const KernelContext& c) {
-    return std::vector<Value>{integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),
-                                                 c.optionalInput(3), nullptr)};
+    return outputs(integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),
+                                      c.optionalInput(3), nullptr));
   });
   add(t, {"onnx.QLinearConv"}, [](const KernelContext& c) {
     Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
                                    c.optionalInput(5), c.optionalInput(8));
-    return std::vector<Value>{
-        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
+    return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
   });
   // fxc.QLinearConvTranspose: QLinearConv's inputs and arithmetic for a transposed convolution
   // (quant-lower's Q(conv_transpose(DQ(x), DQ(w)) + B)).
   add(t, {"fxc.QLinearConvTranspose"}, [](const KernelContext& c) {
     Value acc = integerTransposedConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
                                              c.optionalInput(5), c.optionalInput(8));
-    return std::vector<Value>{
-        requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1)};
+    return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
   });
   add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);
   add(t, {"fxc.QLinearConvAct"}, quantizedConvolutionActivation);
   add(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
   add(t, {"onnx.MatMulInteger"}, [](const KernelContext& c) {
-    return std::vector<Value>{
-        integerMatmul(c.input(0), c.optionalInput(2), c.input(1), c.optionalInput(3))};
+    return outputs(integerMatmul(c.input(0), c.optionalInput(2), c.input(1), c.optionalInput(3)));
   });
   add(t, {"onnx.QLinearMatMul"}, [](const KernelContext& c) {
     Value acc = integerMatmul(c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5));
-    return std::vector<Value>{requantize(acc, c.input(1), c.input(4), c.input(6),
-                                         c.optionalInput(7), acc.shape.size() - 1)};
+    return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7),
+                              acc.shape.size() - 1));
   });
   add(t, {"onnx.QuantizeLinear"}, quantizeLinear);
   add(t, {"onnx.DequantizeLinear"}, dequantizeLinear);
   add(t, {"torch.fake_quantize_per_tensor_affine", "torch.fake_quantize_per_channel_affine"},
       fakeQuantize);
   add(t, {"module:MinMaxObserver", "module:HistogramObserver"},
-      [](const KernelContext& c) { return std::vector<Value>{c.input(0)}; });
+      [](const KernelContext& c) { return outputs(c.input(0)); });
 }
 
 }  // namespace fxc::exec

@@ -29,7 +29,7 @@ Kernel reduce(Reduce kind) {
     size_t rank = x.shape.size();
     bool noop = false;
     std::vector<bool> reduced = reducedAxes(c, rank, noop);
-    if (noop) return std::vector<Value>{x};
+    if (noop) return outputs(x);
     bool keep = c.intAttribute("keepdims", 1) != 0;
     std::vector<int64_t> kept_shape(rank), out_shape;
     for (size_t d = 0; d < rank; ++d) {
@@ -98,7 +98,7 @@ Kernel reduce(Reduce kind) {
       y.f.assign(acc.begin(), acc.end());
     else
       for (double a : acc) y.i.push_back(static_cast<int64_t>(a));
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -135,7 +135,7 @@ Kernel argExtreme(bool max) {
         y.i[static_cast<size_t>(o * inner + r)] = best;
       }
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -171,7 +171,7 @@ std::vector<Value> topK(const KernelContext& c) {
       }
     }
   }
-  return {std::move(values), std::move(indices)};
+  return outputs(std::move(values), std::move(indices));
 }
 
 std::vector<Value> cumSum(const KernelContext& c) {
@@ -203,7 +203,7 @@ std::vector<Value> cumSum(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace
@@ -262,7 +262,7 @@ void addReductionKernels(KernelTable& t) {
         y.f[static_cast<size_t>(row * inner + k)] = static_cast<float>(v);
       }
     }
-    return std::vector<Value>{std::move(y), std::move(means), std::move(inv_std)};
+    return outputs(std::move(y), std::move(means), std::move(inv_std));
   });
   add(t, {"torch.argmax"}, argExtreme(true));
   add(t, {"torch.argmin"}, argExtreme(false));

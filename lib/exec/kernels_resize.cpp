@@ -195,7 +195,7 @@ std::vector<Value> resize(const KernelContext& c) {
       coord[d] = 0;
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // x folded back into [low, high] by reflection at the ends (ONNX Runtime's GsReflect).
@@ -323,7 +323,7 @@ std::vector<Value> gridSample(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

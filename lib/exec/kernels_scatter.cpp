@@ -109,7 +109,7 @@ std::vector<Value> gatherNd(const KernelContext& c) {
         y.i[to] = data.i[from];
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 std::vector<Value> scatterNd(const KernelContext& c) {
@@ -137,7 +137,7 @@ std::vector<Value> scatterNd(const KernelContext& c) {
         sliceOffset(data.shape, strides, &indices[static_cast<size_t>(t * k)], k, 0, 0);
     for (int64_t e = 0; e < slice; ++e) write(offset + e, t * slice + e);
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 std::vector<Value> scatterElements(const KernelContext& c) {
@@ -161,7 +161,7 @@ std::vector<Value> scatterElements(const KernelContext& c) {
     }
     write(to, e);
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

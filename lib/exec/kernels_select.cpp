@@ -44,7 +44,7 @@ std::vector<Value> depthToSpace(const KernelContext& c) {
     int64_t source_ch = dcr ? (i * b + j) * out_ch + oc : oc * b * b + i * b + j;
     return ((on * ch + source_ch) * h + oy / b) * w + ox / b;
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // SpaceToDepth, DepthToSpace's DCR inverse: y[n, (i·b + j)·C + c, h, w] = x[n, c, h·b + i, w·b +
@@ -65,7 +65,7 @@ std::vector<Value> spaceToDepth(const KernelContext& c) {
     int64_t block = oc / ch, source_ch = oc % ch, i = block / b, j = block % b;
     return ((on * ch + source_ch) * h + oy * b + i) * w + ox * b + j;
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // A scalar input that must hold an integer (OneHot's depth, an index given as float).
@@ -116,7 +116,7 @@ std::vector<Value> oneHot(const KernelContext& c) {
     y.i.resize(static_cast<size_t>(n));
     for (int64_t k = 0; k < n; ++k) y.i[static_cast<size_t>(k)] = values.i[isOn(k) ? 1 : 0];
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // Compress(input, condition): the slices along `axis` whose condition is true (a condition
@@ -148,7 +148,7 @@ std::vector<Value> compress(const KernelContext& c) {
     int64_t outer = k / (count * inner), j = k / inner % count, r = k % inner;
     return (outer * extent + kept[static_cast<size_t>(j)]) * inner + r;
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // ReverseSequence: for each batch entry b, the first sequence_lens[b] steps along time_axis in
@@ -180,7 +180,7 @@ std::vector<Value> reverseSequence(const KernelContext& c) {
     if (t >= length) return k;
     return k + (length - 1 - 2 * t) * strides[t_axis];
   });
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // EyeLike: ones on the k-th diagonal of a matrix shaped like the input, of `dtype` (default the
@@ -212,7 +212,7 @@ std::vector<Value> eyeLike(const KernelContext& c) {
     else
       y.i[at] = 1;
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // Unique: the distinct elements (or slices along `axis`), sorted (the default) or in order of

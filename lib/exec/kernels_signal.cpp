@@ -35,7 +35,7 @@ Kernel cosineWindow(std::vector<double> coefficients, const char* op) {
                           static_cast<double>(period));
       y.f[static_cast<size_t>(n)] = static_cast<float>(value);
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -103,7 +103,7 @@ std::vector<Value> dft(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // STFT: frames of frame_length points every frame_step along [batch, length, 1 or 2], each
@@ -149,7 +149,7 @@ std::vector<Value> stft(const KernelContext& c) {
       }
     }
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 // MelWeightMatrix: [dft_length/2 + 1, num_mel_bins] triangular filters, as ONNX's reference
@@ -201,7 +201,7 @@ std::vector<Value> melWeightMatrix(const KernelContext& c) {
       at(j, i) =
           static_cast<float>(static_cast<double>(right - j) / static_cast<double>(right - centre));
   }
-  return {std::move(y)};
+  return outputs(std::move(y));
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ Kernel constantPadByRows(Kernel reference) {
         shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape, ir::DType::kFloat32)),
                                   static_cast<float>(padValue(c))));
     int64_t row = x.shape[rank - 1];
-    if (x.numel() == 0) return {std::move(y)};
+    if (x.numel() == 0) return outputs(std::move(y));
     std::vector<int64_t> strides = stridesOf(shape);
     int64_t start = 0;
     for (size_t d = 0; d < rank; ++d) start += pads[d] * strides[d];
@@ -170,7 +170,7 @@ Kernel constantPadByRows(Kernel reference) {
         index[d] = 0;
       }
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -206,7 +206,7 @@ Kernel gatherByBlocks(Kernel reference) {
         std::copy(from, from + inner, y.f.data() + (o * count + j) * inner);
       }
     }
-    return {std::move(y)};
+    return outputs(std::move(y));
   };
 }
 
@@ -218,11 +218,11 @@ void addTensorKernels(KernelTable& t) {
         const Value* training = parameter(c, "training_mode", 2);
         if (!training || training->asInts().empty() || !training->asInts()[0]) {
           // Inference drops nothing: the mask, when read, keeps everything.
-          if (!c.outputUsed(1)) return std::vector<Value>{c.input(0)};
+          if (!c.outputUsed(1)) return outputs(c.input(0));
           const Value& x = c.input(0);
-          return std::vector<Value>{
+          return outputs(
               x, Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
-                             ir::DType::kBool)};
+                             ir::DType::kBool));
         }
         // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
         // input, and a mask that keeps everything. Any other ratio is random: refused.
@@ -232,7 +232,7 @@ void addTensorKernels(KernelTable& t) {
         const Value& x = c.input(0);
         Value mask = Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
                                  ir::DType::kBool);
-        return std::vector<Value>{x, std::move(mask)};
+        return outputs(x, std::move(mask));
       });
   add(t, {"onnx.Shape"}, [](const KernelContext& c) {
     const auto& shape = c.input(0).shape;
@@ -241,7 +241,7 @@ void addTensorKernels(KernelTable& t) {
     start = std::clamp(start < 0 ? start + rank : start, int64_t{0}, rank);
     end = std::clamp(end < 0 ? end + rank : end, int64_t{0}, rank);
     std::vector<int64_t> dims(shape.begin() + start, shape.begin() + std::max(start, end));
-    return std::vector<Value>{Value::ints({static_cast<int64_t>(dims.size())}, dims)};
+    return outputs(Value::ints({static_cast<int64_t>(dims.size())}, dims));
   });
   add(t, {"torch.flatten", "module:Flatten"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -250,7 +250,7 @@ void addTensorKernels(KernelTable& t) {
     size_t axis = static_cast<size_t>(requested < 0 ? requested + rank : requested);
     int64_t outer = 1;
     for (size_t k = 0; k < axis; ++k) outer *= x.shape[k];
-    return std::vector<Value>{withShape(x, {outer, x.numel() / std::max<int64_t>(outer, 1)})};
+    return outputs(withShape(x, {outer, x.numel() / std::max<int64_t>(outer, 1)}));
   });
   add(t, {"torch.reshape"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -274,7 +274,7 @@ void addTensorKernels(KernelTable& t) {
       }
     }
     if (inferred >= 0) shape[static_cast<size_t>(inferred)] = known == 0 ? 0 : x.numel() / known;
-    return std::vector<Value>{withShape(x, shape)};
+    return outputs(withShape(x, shape));
   });
   add(t, {"torch.unsqueeze"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -290,7 +290,7 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> shape;
     size_t next = 0;
     for (size_t k = 0; k < rank; ++k) shape.push_back(inserted[k] ? 1 : x.shape.at(next++));
-    return std::vector<Value>{withShape(x, shape)};
+    return outputs(withShape(x, shape));
   });
   add(t, {"torch.squeeze"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -308,7 +308,7 @@ void addTensorKernels(KernelTable& t) {
       if (axes.empty() ? x.shape[k] == 1 : drop[k]) continue;
       shape.push_back(x.shape[k]);
     }
-    return std::vector<Value>{withShape(x, shape)};
+    return outputs(withShape(x, shape));
   });
   add(t, {"torch.cat"}, [](const KernelContext& c) {
     const Value& first = c.input(0);
@@ -345,7 +345,7 @@ void addTensorKernels(KernelTable& t) {
           y.i.insert(y.i.end(), v.i.begin() + o * block, v.i.begin() + (o + 1) * block);
       }
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.permute"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -369,7 +369,7 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> in_strides = stridesOf(x.shape), strides(rank);
     for (size_t d = 0; d < rank; ++d) strides[d] = in_strides[static_cast<size_t>(perm[d])];
     stridedCopy(x, y, strides, 0);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"onnx.Gather"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -393,7 +393,7 @@ void addTensorKernels(KernelTable& t) {
       int64_t o = k / (count * inner), j = (k / inner) % count, r = k % inner;
       return (o * extent + indices[static_cast<size_t>(j)]) * inner + r;
     });
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"onnx.Slice"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -444,7 +444,7 @@ void addTensorKernels(KernelTable& t) {
       offset += begin[d] * in_strides[d];
     }
     stridedCopy(x, y, strides, offset);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.broadcast_to"}, [](const KernelContext& c) {  // Expand
     const Value& x = c.input(0);
@@ -466,7 +466,7 @@ void addTensorKernels(KernelTable& t) {
       if (x.shape[d] != 1) strides[d + rank - x.shape.size()] = own[d];
     }
     stridedCopy(x, y, strides, 0);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.tile"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -482,7 +482,7 @@ void addTensorKernels(KernelTable& t) {
         source += (k / out[d]) % y.shape[d] % x.shape[d] * own[d];
       return source;
     });
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.where"}, [](const KernelContext& c) {
     const Value& cond = c.input(0);
@@ -523,7 +523,7 @@ void addTensorKernels(KernelTable& t) {
       else
         y.i.push_back(pick ? a.i[index(a, k, strides)] : b.i[index(b, k, strides)]);
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.split"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -613,7 +613,7 @@ void addTensorKernels(KernelTable& t) {
       else
         y.i.push_back(outside ? static_cast<int64_t>(value) : x.i[static_cast<size_t>(source)]);
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.nonzero"}, [](const KernelContext& c) {  // NonZero: [rank, count], C order
     const Value& x = c.input(0);
@@ -634,11 +634,10 @@ void addTensorKernels(KernelTable& t) {
                                                   strides[static_cast<size_t>(d)] %
                                                   x.shape[static_cast<size_t>(d)];
     }
-    return std::vector<Value>{Value::ints({rank, count}, std::move(out))};
+    return outputs(Value::ints({rank, count}, std::move(out)));
   });
-  add(t, {"onnx.Size"}, [](const KernelContext& c) {
-    return std::vector<Value>{Value::ints({}, {c.input(0).numel()})};
-  });
+  add(t, {"onnx.Size"},
+      [](const KernelContext& c) { return outputs(Value::ints({}, {c.input(0).numel()})); });
   add(t, {"torch.arange"}, [](const KernelContext& c) {  // Range
     const Value& start = c.input(0);
     const Value& limit = c.input(1);
@@ -671,7 +670,7 @@ void addTensorKernels(KernelTable& t) {
         y.i.push_back(static_cast<int64_t>(s0 + static_cast<__int128>(k) * d));
       y.shape = {n};
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"torch.gather"}, [](const KernelContext& c) {  // GatherElements
     const Value& x = c.input(0);
@@ -699,7 +698,7 @@ void addTensorKernels(KernelTable& t) {
       }
       return source;
     });
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"onnx.Trilu"}, [](const KernelContext& c) {
     Value y = c.input(0);
@@ -718,14 +717,13 @@ void addTensorKernels(KernelTable& t) {
       else
         y.i[static_cast<size_t>(e)] = 0;
     }
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
   add(t, {"onnx.Cast"}, [](const KernelContext& c) {
-    return std::vector<Value>{castTo(c.input(0), static_cast<ir::DType>(c.intAttribute("to", 1)))};
+    return outputs(castTo(c.input(0), static_cast<ir::DType>(c.intAttribute("to", 1))));
   });
-  add(t, {"onnx.CastLike"}, [](const KernelContext& c) {
-    return std::vector<Value>{castTo(c.input(0), c.input(1).dtype)};
-  });
+  add(t, {"onnx.CastLike"},
+      [](const KernelContext& c) { return outputs(castTo(c.input(0), c.input(1).dtype)); });
   // ConstantOfShape: a tensor of the given shape filled with `value` (float32 0 by default).
   add(t, {"onnx.ConstantOfShape"}, [](const KernelContext& c) {
     std::vector<int64_t> shape = c.input(0).asInts();
@@ -741,7 +739,7 @@ void addTensorKernels(KernelTable& t) {
       y.d.assign(n, fill.d[0]);
     else
       y.i.assign(n, fill.i[0]);
-    return std::vector<Value>{std::move(y)};
+    return outputs(std::move(y));
   });
 }
 

@@ -233,7 +233,7 @@ Kernel convolution(Kernel cpu, Fused fused) {
                   plan.bias.d, plan.bias_values->data(), relu.d, plan.y.d, output->data()),
               "cudnnConvolutionBiasActivationForward");
       }
-      return {deviceValue(std::move(output), out_shape)};
+      return outputs(deviceValue(std::move(output), out_shape));
     }
     // fp16: the convolution in half with float accumulation, then bias, residual and ReLU in
     // float.
@@ -247,7 +247,7 @@ Kernel convolution(Kernel cpu, Fused fused) {
     launchFromHalf(plan.y_half->data(), output->floats(), out_count, ctx.stream);
     launchEpilogue(output->floats(), plan.bias_values->floats(), z ? z->floats() : nullptr, g.n,
                    g.cout, g.oh * g.ow, fused != Fused::kNone, ctx.stream);
-    return {deviceValue(std::move(output), out_shape)};
+    return outputs(deviceValue(std::move(output), out_shape));
   };
 }
 
@@ -279,7 +279,7 @@ Kernel batchNorm(Kernel cpu) {
                                                   params.d, scale->data(), bias->data(),
                                                   mean->data(), var->data(), eps),
           "cudnnBatchNormalizationForwardInference");
-    return {deviceValue(std::move(output), x.shape)};
+    return outputs(deviceValue(std::move(output), x.shape));
   };
 }
 
@@ -324,8 +324,8 @@ Kernel pooling(Kernel cpu) {
                               : g.include_pad ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
                                               : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
     auto i = [](int64_t v) { return static_cast<int>(v); };
-    return {pool(x, mode, i(win.kernel[0]), i(win.kernel[1]), i(win.pads[0]), i(win.pads[1]),
-                 i(win.strides[0]), i(win.strides[1]), g.oh, g.ow)};
+    return outputs(pool(x, mode, i(win.kernel[0]), i(win.kernel[1]), i(win.pads[0]), i(win.pads[1]),
+                        i(win.strides[0]), i(win.strides[1]), g.oh, g.ow));
   };
 }
 
@@ -340,8 +340,9 @@ Kernel globalAveragePool(Kernel cpu) {
            return a.kind() == ir::Argument::Kind::kInt && a.toInt() == 1;
          }));
     if (!x.isFloat() || x.shape.size() != 4 || !global) return onHost(cpu, c);
-    return {pool(x, CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING, static_cast<int>(x.shape[2]),
-                 static_cast<int>(x.shape[3]), 0, 0, 1, 1, 1, 1)};
+    return outputs(pool(x, CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
+                        static_cast<int>(x.shape[2]), static_cast<int>(x.shape[3]), 0, 0, 1, 1, 1,
+                        1));
   };
 }
 
@@ -361,7 +362,7 @@ Kernel cudnnActivation(Kernel cpu, cudnnActivationMode_t mode) {
       check(cudnnActivationForward(context().cudnn, act.d, &kOne, desc.d, input->data(), &kZero,
                                    desc.d, output->data()),
             "cudnnActivationForward");
-    return {deviceValue(std::move(output), x.shape)};
+    return outputs(deviceValue(std::move(output), x.shape));
   };
 }
 
@@ -402,7 +403,7 @@ Kernel unary(Kernel cpu, Unary op_) {
     auto input = onDevice(x);
     auto output = std::make_shared<Buffer>(n * sizeof(float));
     if (n) launchUnary(op, input->floats(), output->floats(), n, a, b, context().stream);
-    return {deviceValue(std::move(output), x.shape)};
+    return outputs(deviceValue(std::move(output), x.shape));
   };
 }
 
@@ -442,8 +443,9 @@ Kernel layerNorm(Kernel cpu) {
                     inner, scale_dev ? scale_dev->floats() : nullptr, scale ? scale->numel() : 0,
                     bias_dev ? bias_dev->floats() : nullptr, bias ? bias->numel() : 0,
                     c.floatAttribute("epsilon", 1e-5f), context().stream);
-    return {deviceValue(std::move(output), x.shape), deviceValue(std::move(means), row_shape),
-            deviceValue(std::move(inv_stds), row_shape)};
+    return outputs(deviceValue(std::move(output), x.shape),
+                   deviceValue(std::move(means), row_shape),
+                   deviceValue(std::move(inv_stds), row_shape));
   };
 }
 
@@ -462,7 +464,7 @@ Kernel softmax(Kernel cpu, cudnnSoftmaxAlgorithm_t algorithm) {
     check(cudnnSoftmaxForward(context().cudnn, algorithm, CUDNN_SOFTMAX_MODE_CHANNEL, &kOne, desc.d,
                               input->data(), &kZero, desc.d, output->data()),
           "cudnnSoftmaxForward");
-    return {deviceValue(std::move(output), x.shape)};
+    return outputs(deviceValue(std::move(output), x.shape));
   };
 }
 
@@ -512,7 +514,7 @@ Kernel gemm(Kernel cpu) {
       launchBinary(Binary::kAdd, output->floats(), c_dev->floats(), output->floats(), {m, n},
                    {n, 1}, {cs[0] == 1 ? 0 : cs[1], cs[1] == 1 ? 0 : 1}, context().stream);
     }
-    return {deviceValue(std::move(output), shape)};
+    return outputs(deviceValue(std::move(output), shape));
   };
 }
 
@@ -542,7 +544,7 @@ Kernel matmul(Kernel cpu) {
               batch_b.empty() ? 0 : k * n, a_dev->floats(), static_cast<int>(k), m * k, &kZero,
               output->floats(), static_cast<int>(n), m * n, static_cast<int>(count)),
           "cublasSgemmStridedBatched");
-    return {deviceValue(std::move(output), shape)};
+    return outputs(deviceValue(std::move(output), shape));
   };
 }
 
@@ -571,7 +573,7 @@ Kernel binary(Kernel cpu, Binary op) {
     auto output = std::make_shared<Buffer>(elementCount(shape) * sizeof(float));
     launchBinary(op, a_dev->floats(), b_dev->floats(), output->floats(), shape, sa, sb,
                  context().stream);
-    return {deviceValue(std::move(output), shape)};
+    return outputs(deviceValue(std::move(output), shape));
   };
 }
 
@@ -594,7 +596,7 @@ Kernel view(Kernel cpu) {
       inputs.push_back(v);
     }
     auto result = cpu(c.withInputs(inputs));
-    return {deviceValue(onDevice(x), result.at(0).shape)};
+    return outputs(deviceValue(onDevice(x), result.at(0).shape));
   };
 }
 
@@ -631,7 +633,7 @@ Kernel permute(Kernel cpu) {
     auto input = onDevice(x);
     auto output = std::make_shared<Buffer>(elementCount(shape) * sizeof(float));
     launchStridedCopy(input->floats(), output->floats(), shape, strides, context().stream);
-    return {deviceValue(std::move(output), shape)};
+    return outputs(deviceValue(std::move(output), shape));
   };
 }
 
@@ -665,7 +667,7 @@ Kernel concat(Kernel cpu) {
                        context().stream);
       offset += v.shape[axis];
     }
-    return {deviceValue(std::move(output), shape)};
+    return outputs(deviceValue(std::move(output), shape));
   };
 }
 
