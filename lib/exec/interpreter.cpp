@@ -212,7 +212,7 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
       switch (node->op()) {
         case ir::Opcode::kPlaceholder:
           if (next_input >= inputs.size()) throw ExecError("missing input " + node->name());
-          env[node] = {std::move(inputs[next_input++])};
+          env[node] = exec::outputs(std::move(inputs[next_input++]));
           break;
         case ir::Opcode::kGetAttr: {
           if (constants_.count(node)) break;
@@ -227,16 +227,21 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             constants_.emplace(node, std::move(value));
             tensor->releasePages();
           } else {
-            env[node] = {std::move(value)};
+            env[node] = exec::outputs(std::move(value));
           }
           break;
         }
         case ir::Opcode::kOutput: {
+          // A value nothing else reads and returned once is moved out, not copied.
+          std::unordered_map<const ir::Node*, int> times;
+          if (!node->args().empty()) node->args()[0].forEachNode([&](ir::Node* n) { ++times[n]; });
           auto take = [&](const ir::Argument& arg) {
             if (!arg.isNode()) throw ExecError("an output is not a value");
-            Value& value = valueAt(arg.toNode());
+            const ir::Node* source = arg.toNode();
+            Value& value = valueAt(source);
             value.makePlain();
-            outputs.push_back(value);
+            bool last = !constants_.count(source) && times[source] == 1 && uses_left[source] == 1;
+            outputs.push_back(last ? std::move(value) : value);
           };
           if (!node->args().empty()) {
             const ir::Argument& result = node->args()[0];
@@ -250,12 +255,15 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
         }
         default: {
           if (node->target() == "operator.getitem") {
-            const auto& produced = env.at(node->args().at(0).toNode());
+            const ir::Node* source = node->args().at(0).toNode();
+            auto& produced = env.at(source);
             size_t index = static_cast<size_t>(node->args().at(1).toInt());
             if (index >= produced.size())
               throw ExecError("unsupported: output " + std::to_string(index) + " of " +
-                              node->args().at(0).toNode()->name() + " (the kernel computes fewer)");
-            env[node] = {produced[index]};
+                              source->name() + " (the kernel computes fewer)");
+            // The last reader of a kernel's outputs takes its value; the others copy it.
+            env[node] = exec::outputs(uses_left[source] == 1 ? std::move(produced[index])
+                                                             : Value(produced[index]));
           } else {
             std::vector<const Value*> args;
             bool native = steps_.at(node).native;
