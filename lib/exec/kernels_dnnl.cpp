@@ -1435,6 +1435,13 @@ FXC_VECTOR_CLONES void lookupRange(const uint8_t* x, uint8_t* y, size_t begin, s
                                    const uint8_t* row) {
   for (size_t k = begin; k < end; ++k) y[k] = row[x[k]];
 }
+// Whole pixels of a channels-last value: element c of each pixel on row c. No loop-carried row
+// counter, unlike lookupCycling: DenseNet's lookups ran at 0.9 ns an element with it.
+FXC_VECTOR_CLONES void lookupPixels(const uint8_t* x, uint8_t* y, size_t pixels, size_t rows,
+                                    const uint8_t* table) {
+  for (size_t p = 0; p < pixels; ++p, x += rows, y += rows)
+    for (size_t r = 0; r < rows; ++r) y[r] = table[r * 256 + x[r]];
+}
 // Consecutive elements on consecutive rows (the axis innermost: channels-last), from `row`.
 void lookupCycling(const uint8_t* x, uint8_t* y, size_t begin, size_t end, const uint8_t* table,
                    size_t rows, size_t row) {
@@ -1489,7 +1496,13 @@ Kernel lookupInt8(Kernel reference) {
     const uint8_t* rows_at = plan.table.data();
     inBlocks(n, [&](size_t begin, size_t end) {
       if (rows == 1) return lookupRange(from, to, begin, end, rows_at);
-      if (stride == 1) return lookupCycling(from, to, begin, end, rows_at, rows, begin % rows);
+      if (stride == 1) {  // the rest of a pixel, whole pixels, the start of one
+        size_t head = std::min(end - begin, (rows - begin % rows) % rows);
+        lookupCycling(from, to, begin, begin + head, rows_at, rows, begin % rows);
+        size_t pixels = (end - begin - head) / rows, tail = begin + head + pixels * rows;
+        lookupPixels(from + begin + head, to + begin + head, pixels, rows, rows_at);
+        return lookupCycling(from, to, tail, end, rows_at, rows, 0);
+      }
       // Runs of `stride` elements share a row; the row advances (cyclically) run by run.
       size_t row = (begin / stride) % rows, left = stride - begin % stride;
       for (size_t k = begin; k < end;) {
