@@ -183,9 +183,8 @@ Expected<PassResult> observe(ir::GraphModule& gm, const Options& options) {
     // QLinearMul); one with a constant (a layer scale, a GELU's ½) stays float.
     if (kind == "Mul") {
       bool both = values.size() == 2 && node->args().size() == 2;
-      for (ir::Node* v : values)
-        both = both && v->op() != ir::Opcode::kGetAttr &&
-               (v->meta.dtype.empty() || v->meta.dtype == "float32");
+      for (ir::Node* v : values)  // known to be float: never shape arithmetic of unknown type
+        both = both && v->op() != ir::Opcode::kGetAttr && v->meta.dtype == "float32";
       if (!both) continue;
     }
     // Constants (weights) are quantized by quant-convert from their values; int64 shape

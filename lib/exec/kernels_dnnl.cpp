@@ -789,16 +789,19 @@ std::vector<float> rowValues(const Value& small, const Value& whole, float scale
     batches = static_cast<size_t>(s[0]);
     channels = static_cast<size_t>(s[1]);
   }
-  memory in = memoryOf(small);
-  memory::desc plain =
-      retyped(plainDesc(s.empty() ? std::vector<int64_t>{1} : s), dnnlType(small.dtype));
+  std::vector<float> out(batches * channels);
+  if (!small.native) {  // its plain elements, widened (any rank, 0 included)
+    for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(small.i.data(), k, scale, zp);
+    return out;
+  }
+  memory in = memoryOf(small);  // native: rank 1 or more
+  memory::desc plain = retyped(plainDesc(s), dnnlType(small.dtype));
   if (!(in.get_desc() == plain)) {
     memory relaid(plain, engine());
     dnnl::reorder(in, relaid).execute(stream(), in, relaid);
     stream().wait();
     in = relaid;
   }
-  std::vector<float> out(batches * channels);
   if (small.dtype == ir::DType::kUInt8) {
     const auto* q = static_cast<const uint8_t*>(in.get_data_handle());
     for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(q, k, scale, zp);

@@ -247,24 +247,30 @@ std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
 // numpy broadcasting.
 template <bool kMul>
 std::vector<Value> quantizedBinary(const KernelContext& c) {
-  const char* name = kMul ? "QLinearMul" : "QLinearAdd";
+  std::string name = kMul ? "QLinearMul" : "QLinearAdd";
   const Value &a = c.input(0), &b = c.input(3);
-  if (a.isFloat() || b.isFloat())
-    throw ExecError(std::string(name) + "'s operands must be integer");
+  if (a.isFloat() || b.isFloat()) throw ExecError(name + "'s operands must be integer");
   std::vector<int64_t> shape = broadcastShape(a.shape, b.shape);
-  Broadcast pa(a, c.input(1), c.optionalInput(2), 1), pb(b, c.input(4), c.optionalInput(5), 1);
+  // One scale and zero point each, whatever the rank of the value or of the scale ([] or [1]).
+  auto params = [&](size_t scale, size_t zero_point, const char* what) {
+    const Value& s = requireFloat(c.input(scale), "the scale");
+    const Value* z = c.optionalInput(zero_point);
+    if (s.numel() != 1 || (z && z->numel() != 1))
+      throw ExecError("unsupported: " + name + " with per-axis scales (" + what + ")");
+    if (z && z->isFloat()) throw ExecError("the zero point must be integer");
+    if (!(s.f[0] > 0)) throw ExecError("the scale must be positive");
+    return QuantParams{s.f[0], z ? z->i[0] : 0};
+  };
+  QuantParams pa = params(1, 2, "A"), pb = params(4, 5, "B"), py = params(6, 7, "C");
   const Value* zy = c.optionalInput(7);
-  Broadcast py(a, c.input(6), zy, 1);
-  if (pa.scales.size() != 1 || pb.scales.size() != 1 || py.scales.size() != 1)
-    throw ExecError(std::string("unsupported: ") + name + " with per-axis scales");
-  ir::DType dtype = zy ? zy->dtype : ir::DType::kUInt8;
+  ir::DType dtype = zy ? zy->dtype : a.dtype;  // C is of A's type
   QuantRange range = rangeOf(dtype);
   Value y =
       Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(checkedNumel(shape))), dtype);
   forEachBroadcast(a, b, [&](int64_t o, int64_t i, int64_t j) {
-    float u = dequantizeValue(a.i[static_cast<size_t>(i)], pa.at(0));
-    float v = dequantizeValue(b.i[static_cast<size_t>(j)], pb.at(0));
-    y.i[static_cast<size_t>(o)] = quantizeValue(kMul ? u * v : u + v, py.at(0), range);
+    float u = dequantizeValue(a.i[static_cast<size_t>(i)], pa);
+    float v = dequantizeValue(b.i[static_cast<size_t>(j)], pb);
+    y.i[static_cast<size_t>(o)] = quantizeValue(kMul ? u * v : u + v, py, range);
   });
   return outputs(std::move(y));
 }

@@ -612,6 +612,36 @@ TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
   checkAgainstQdq(*qdq, *broadcast, {x, randomFloats({1, 4, 1, 6}, -2, 2, 8)}, 0.04f, 0.0, 0.0);
 }
 
+TEST_CASE("QLinearAdd/QLinearMul: [1]-shaped scales on vectors, and C of A's type without C's zero point") {
+  // Per-tensor parameters given as [1] tensors, operands of rank 1 and 0, int8, no zero point for
+  // C: the QDQ graph with the same numbers (scalar parameters) is the oracle, on both backends.
+  for (bool mul : {false, true}) {
+    CAPTURE(mul);
+    const auto s8 = ir::DType::kInt8;
+    Builder q;
+    ir::Node* qa = q.quantize(q.g().placeholder("a"), 0.05f, -3, s8);
+    ir::Node* qb = q.quantize(q.g().placeholder("b"), 0.02f, 4, s8);
+    auto one = [&](float v) { return q.constant(Value::floats({1}, {v})); };
+    auto zero = [&](int64_t z) { return q.constant(Value::ints({1}, {z}, s8)); };
+    q.g().output(q.g().callFunction(mul ? "com.microsoft.QLinearMul" : "com.microsoft.QLinearAdd",
+                                    {qa, one(0.05f), zero(-3), qb, one(0.02f), zero(4),
+                                     one(mul ? 0.004f : 0.06f)}));
+    Builder d;
+    ir::Node* da = d.dequantize(d.quantize(d.g().placeholder("a"), 0.05f, -3, s8), 0.05f, -3, s8);
+    ir::Node* db = d.dequantize(d.quantize(d.g().placeholder("b"), 0.02f, 4, s8), 0.02f, 4, s8);
+    ir::Node* f = d.g().callFunction(mul ? "operator.mul" : "operator.add", {da, db});
+    d.g().output(d.quantize(f, mul ? 0.004f : 0.06f, 0, s8));
+    std::vector<Value> inputs = {randomFloats({37}, -6, 6, 121), randomFloats({}, -2, 2, 122)};
+    Value want = run(*d.gm, Backend::kReference, inputs)[0];
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      Value got = run(*q.gm, backend, inputs)[0];
+      CHECK(got.dtype == s8);
+      CHECK(got.shape == want.shape);
+      CHECK(got.i == want.i);
+    }
+  }
+}
+
 TEST_CASE("quant-lower: Q(DQ(a) · DQ(b)) becomes QLinearMul, bit for bit, in oneDNN's layouts") {
   // A squeeze-excitation's product: x (plain after its Q, or channels-last after a max pool)
   // times s of x's shape, [N, C, 1, 1], [1, C, 1, 1] or one element, either operand first,
@@ -619,7 +649,7 @@ TEST_CASE("quant-lower: Q(DQ(a) · DQ(b)) becomes QLinearMul, bit for bit, in on
   // both backends; the shape runs on the thread pool in blocks that start mid-row. Near misses
   // stay as they are: the product read twice, a per-axis quantized operand.
   const std::vector<std::vector<int64_t>> scale_shapes = {
-      {2, 24, 37, 41}, {2, 24, 1, 1}, {1, 24, 1, 1}, {1}};
+      {2, 24, 37, 41}, {2, 24, 1, 1}, {1, 24, 1, 1}, {1}, {}};
   for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
     for (size_t shape = 0; shape < scale_shapes.size(); ++shape) {
       for (int variant = 0; variant < 5; ++variant) {
