@@ -27,8 +27,11 @@ struct QuantPreset {
 const QuantPreset* findPreset(const std::string& name);
 std::string presetNames();  // "ort-cpu, trt"
 
-// The kind of op `node` is for quantization (ONNX names: Conv, ConvTranspose, Gemm, MatMul, Add,
-// Mul, Concat, MaxPool, AveragePool), or "".
+// The op kinds a preset quantizes (ONNX names: Conv, ConvTranspose, Gemm, MatMul, Add, Mul,
+// Concat, MaxPool, AveragePool), and the same joined with ", ".
+const std::vector<std::string>& quantKinds();
+std::string quantKindNames();
+// The kind of op `node` is for quantization (one of quantKinds()), or "".
 std::string quantKind(const ir::GraphModule& gm, const ir::Node& node);
 bool isWeighted(const std::string& kind);
 bool isObserver(const ir::GraphModule& gm, const ir::Node& node);

@@ -43,6 +43,18 @@ const QuantPreset* findPreset(const std::string& name) {
 
 std::string presetNames() { return "ort-cpu, trt"; }
 
+const std::vector<std::string>& quantKinds() {
+  static const std::vector<std::string> kinds = {
+      "Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul", "Concat", "MaxPool", "AveragePool"};
+  return kinds;
+}
+
+std::string quantKindNames() {
+  std::string out;
+  for (const std::string& kind : quantKinds()) out += (out.empty() ? "" : ", ") + kind;
+  return out;
+}
+
 std::string quantKind(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.op() == ir::Opcode::kCallModule) {
     const ir::Module* module = gm.findModule(node.target());
@@ -129,17 +141,13 @@ std::set<std::string> splitPlus(const std::string& text) {
   return out;
 }
 
-const char* kKinds[] = {"Conv", "ConvTranspose", "Gemm",    "MatMul",     "Add",
-                        "Mul",  "Concat",        "MaxPool", "AveragePool"};
-
 Expected<bool> validate(const Options& options) {
   if (!findPreset(options.get("preset")))
     return Error{"unknown preset '" + options.get("preset") + "' (presets: " + presetNames() + ")"};
+  const std::vector<std::string>& kinds = quantKinds();
   for (const auto& kind : splitPlus(options.get("op-types"))) {
-    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
-      return Error{"op-types: '" + kind +
-                   "' is not one of Conv, ConvTranspose, Gemm, MatMul, Add, Mul, Concat, "
-                   "MaxPool, AveragePool"};
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+      return Error{"op-types: '" + kind + "' is not one of " + quantKindNames()};
   }
   return true;
 }

@@ -645,12 +645,11 @@ Runner addQuantizeCommand(CLI::App& app) {
   cmd->add_flag("--per-tensor", flags->per_tensor, "one weight scale per tensor, not per channel");
   cmd->add_option("--exclude", flags->exclude, "node names to leave in float")
       ->allow_extra_args(false);
-  cmd->add_option("--op-types", flags->op_types,
-                  "ONNX op types to quantize (Conv, ConvTranspose, Gemm, MatMul, Add, Mul, "
-                  "Concat, MaxPool, AveragePool; default: the preset's)")
+  cmd->add_option(
+         "--op-types", flags->op_types,
+         "ONNX op types to quantize (" + passes::quantKindNames() + "; default: the preset's)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul", "Concat",
-                             "MaxPool", "AveragePool"}));
+      ->check(CLI::IsMember(passes::quantKinds()));
   cmd->add_flag("--qat", flags->qat,
                 "write the fake-quant model for training: float weights behind Q/DQ");
   cmd->add_option("--codegen", flags->codegen,

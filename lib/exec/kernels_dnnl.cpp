@@ -723,21 +723,18 @@ inline void scalarLoop(const T* a, float f, T* y, size_t n, const BinaryScales& 
     y[k] = quantizeTo<T>(v, p.sy, p.zy, lowest<T>(), highest<T>());
   }
 }
-// y[k] = Q(DQ(a[k]) ∘ f[k]), k < n.
-template <bool kMul, typename T>
-inline void vectorLoop(const T* a, const float* f, T* y, size_t n, const BinaryScales& p) {
-  for (size_t k = 0; k < n; ++k) {
-    float v = combined<kMul>(dequantizedAt(a, k, p.sa, p.za), f[k]);
-    y[k] = quantizeTo<T>(v, p.sy, p.zy, lowest<T>(), highest<T>());
-  }
-}
-// y[r·C + c] = Q(DQ(a[r·C + c]) ∘ f[c]), r < rows, c < C: channels-last pixels, in one call (a
-// call per pixel cost more than its 8-bit loop on MobileNets' narrow layers).
+// y[r·C + c] = Q(DQ(a[r·C + c]) ∘ f[c]), r < rows, c < C: channels-last pixels (or a part of
+// one: rows 1), in one call (a call per pixel cost more than its 8-bit loop on MobileNets'
+// narrow layers).
 template <bool kMul, typename T>
 inline void rowsLoop(const T* a, const float* f, T* y, size_t rows, size_t channels,
                      const BinaryScales& p) {
-  for (size_t r = 0; r < rows; ++r)
-    vectorLoop<kMul>(a + r * channels, f, y + r * channels, channels, p);
+  for (size_t r = 0; r < rows; ++r, a += channels, y += channels) {
+    for (size_t c = 0; c < channels; ++c) {
+      float v = combined<kMul>(dequantizedAt(a, c, p.sa, p.za), f[c]);
+      y[c] = quantizeTo<T>(v, p.sy, p.zy, lowest<T>(), highest<T>());
+    }
+  }
 }
 // One clone set per loop and type; `mul` picks the operation outside the loop.
 FXC_VECTOR_CLONES void pairRange(bool mul, const uint8_t* a, const uint8_t* b, uint8_t* y, size_t n,
@@ -755,14 +752,6 @@ FXC_VECTOR_CLONES void scalarRange(bool mul, const uint8_t* a, float f, uint8_t*
 FXC_VECTOR_CLONES void scalarRange(bool mul, const int8_t* a, float f, int8_t* y, size_t n,
                                    const BinaryScales& p) {
   mul ? scalarLoop<true>(a, f, y, n, p) : scalarLoop<false>(a, f, y, n, p);
-}
-FXC_VECTOR_CLONES void vectorRange(bool mul, const uint8_t* a, const float* f, uint8_t* y, size_t n,
-                                   const BinaryScales& p) {
-  mul ? vectorLoop<true>(a, f, y, n, p) : vectorLoop<false>(a, f, y, n, p);
-}
-FXC_VECTOR_CLONES void vectorRange(bool mul, const int8_t* a, const float* f, int8_t* y, size_t n,
-                                   const BinaryScales& p) {
-  mul ? vectorLoop<true>(a, f, y, n, p) : vectorLoop<false>(a, f, y, n, p);
 }
 FXC_VECTOR_CLONES void rowsRange(bool mul, const uint8_t* a, const float* f, uint8_t* y,
                                  size_t rows, size_t channels, const BinaryScales& p) {
@@ -790,11 +779,12 @@ std::vector<float> rowValues(const Value& small, const Value& whole, float scale
     channels = static_cast<size_t>(s[1]);
   }
   std::vector<float> out(batches * channels);
-  if (!small.native) {  // its plain elements, widened (any rank, 0 included)
-    for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(small.i.data(), k, scale, zp);
+  auto dequantize = [&](const auto* q) {
+    for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(q, k, scale, zp);
     return out;
-  }
-  memory in = memoryOf(small);  // native: rank 1 or more
+  };
+  if (!small.native) return dequantize(small.i.data());  // widened (any rank, 0 included)
+  memory in = memoryOf(small);                           // native: rank 1 or more
   memory::desc plain = retyped(plainDesc(s), dnnlType(small.dtype));
   if (!(in.get_desc() == plain)) {
     memory relaid(plain, engine());
@@ -802,14 +792,9 @@ std::vector<float> rowValues(const Value& small, const Value& whole, float scale
     stream().wait();
     in = relaid;
   }
-  if (small.dtype == ir::DType::kUInt8) {
-    const auto* q = static_cast<const uint8_t*>(in.get_data_handle());
-    for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(q, k, scale, zp);
-  } else {
-    const auto* q = static_cast<const int8_t*>(in.get_data_handle());
-    for (size_t k = 0; k < out.size(); ++k) out[k] = dequantizedAt(q, k, scale, zp);
-  }
-  return out;
+  if (small.dtype == ir::DType::kUInt8)
+    return dequantize(static_cast<const uint8_t*>(in.get_data_handle()));
+  return dequantize(static_cast<const int8_t*>(in.get_data_handle()));
 }
 
 template <typename T>
@@ -826,13 +811,10 @@ void combineInLayout(bool mul, const T* x, const T* other, const std::vector<flo
       if (channel_stride == 1) {  // channels-last: the rest of this pixel, or whole pixels
         size_t c = at % channels;
         run = std::min(end - k, channels - c);
-        if (c == 0 && run == channels) {
-          size_t pixels = std::min(end - k, batch_stride - at) / channels;
-          rowsRange(mul, x + k, row, y + k, pixels, channels, p);
-          run = pixels * channels;
-        } else {
-          vectorRange(mul, x + k, row + c, y + k, run, p);
-        }
+        size_t pixels =
+            c == 0 && run == channels ? std::min(end - k, batch_stride - at) / channels : 1;
+        if (pixels > 1) run = pixels * channels;
+        rowsRange(mul, x + k, row + c, y + k, pixels, pixels > 1 ? channels : run, p);
       } else {  // plain: a run to the end of this channel's plane
         size_t c = at / channel_stride;
         run = std::min(end - k, channel_stride - at % channel_stride);
@@ -1438,22 +1420,13 @@ FXC_VECTOR_CLONES void lookupRange(const uint8_t* x, uint8_t* y, size_t begin, s
                                    const uint8_t* row) {
   for (size_t k = begin; k < end; ++k) y[k] = row[x[k]];
 }
-// Whole pixels of a channels-last value: element c of each pixel on row c. No loop-carried row
-// counter, unlike lookupCycling: DenseNet's lookups ran at 0.9 ns an element with it.
+// Pixels of a channels-last value (or a part of one: pixels 1): element c of each on row c. No
+// loop-carried row counter: DenseNet's lookups ran at 0.9 ns an element with one.
 FXC_VECTOR_CLONES void lookupPixels(const uint8_t* x, uint8_t* y, size_t pixels, size_t rows,
                                     const uint8_t* table) {
   for (size_t p = 0; p < pixels; ++p, x += rows, y += rows)
     for (size_t r = 0; r < rows; ++r) y[r] = table[r * 256 + x[r]];
 }
-// Consecutive elements on consecutive rows (the axis innermost: channels-last), from `row`.
-void lookupCycling(const uint8_t* x, uint8_t* y, size_t begin, size_t end, const uint8_t* table,
-                   size_t rows, size_t row) {
-  for (size_t k = begin; k < end; ++k) {
-    y[k] = table[row * 256 + x[k]];
-    row = row + 1 == rows ? 0 : row + 1;
-  }
-}
-
 Kernel lookupInt8(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() != 2) return onPlainInputs(reference, c);
@@ -1500,11 +1473,11 @@ Kernel lookupInt8(Kernel reference) {
     inBlocks(n, [&](size_t begin, size_t end) {
       if (rows == 1) return lookupRange(from, to, begin, end, rows_at);
       if (stride == 1) {  // the rest of a pixel, whole pixels, the start of one
-        size_t head = std::min(end - begin, (rows - begin % rows) % rows);
-        lookupCycling(from, to, begin, begin + head, rows_at, rows, begin % rows);
+        size_t row = begin % rows, head = std::min(end - begin, (rows - row) % rows);
+        lookupPixels(from + begin, to + begin, 1, head, rows_at + row * 256);
         size_t pixels = (end - begin - head) / rows, tail = begin + head + pixels * rows;
         lookupPixels(from + begin + head, to + begin + head, pixels, rows, rows_at);
-        return lookupCycling(from, to, tail, end, rows_at, rows, 0);
+        return lookupPixels(from + tail, to + tail, 1, end - tail, rows_at);
       }
       // Runs of `stride` elements share a row; the row advances (cyclically) run by run.
       size_t row = (begin / stride) % rows, left = stride - begin % stride;

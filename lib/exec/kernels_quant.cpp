@@ -112,39 +112,29 @@ std::vector<int64_t> centered(const Value& v, const Value* zero_point, size_t ax
   return out;
 }
 
-// Integer convolution: (x - x_zp) * (w - w_zp), accumulated in int64.
+// Integer convolution: (x - x_zp) * (w - w_zp), accumulated in int64. `transposed`: a transposed
+// convolution (fxc.QLinearConvTranspose), W [C_in, C_out / group, kh, kw] with its zero points
+// along axis 1.
 Value integerConvolution(const KernelContext& c, const Value& x, const Value* x_zp, const Value& w,
-                         const Value* w_zp, const Value* bias) {
-  ConvGeometry g = convGeometry(c, x, w);
-  std::vector<int64_t> xs = centered(x, x_zp, 1, "the input");
-  std::vector<int64_t> ws = centered(w, w_zp, 0, "the weight");
-  if (bias && (bias->isFloat() || bias->numel() != g.cout))
-    throw ExecError("the bias must be int32, one per output channel");
-  Value y = Value::ints({g.n, g.cout, g.oh, g.ow},
-                        std::vector<int64_t>(static_cast<size_t>(g.n * g.cout * g.oh * g.ow)),
-                        ir::DType::kInt32);
-  convolve<int64_t>(g, xs.data(), ws.data(), bias ? bias->i.data() : nullptr, y.i.data());
-  return y;
-}
-
-// Integer transposed convolution (fxc.QLinearConvTranspose): (x − x_zp) ⋆ᵀ (w − w_zp), int64,
-// W [C_in, C_out / group, kh, kw] with its zero points along axis 1.
-Value integerTransposedConvolution(const KernelContext& c, const Value& x, const Value* x_zp,
-                                   const Value& w, const Value* w_zp, const Value* bias) {
-  std::optional<ConvGeometry> g = transposedGeometry(c, x.shape, w.shape);
+                         const Value* w_zp, const Value* bias, bool transposed = false) {
+  std::optional<ConvGeometry> g =
+      transposed ? transposedGeometry(c, x.shape, w.shape) : convGeometry(c, x, w);
   if (!g)
     throw ExecError(
         "unsupported: an integer transposed convolution that is not 2-D, or with output_shape "
         "or SAME padding");
   std::vector<int64_t> xs = centered(x, x_zp, 1, "the input");
-  std::vector<int64_t> ws = centered(w, w_zp, 1, "the weight");
+  std::vector<int64_t> ws = centered(w, w_zp, transposed ? 1 : 0, "the weight");
   if (bias && (bias->isFloat() || bias->numel() != g->cout))
     throw ExecError("the bias must be int32, one per output channel");
   Value y = Value::ints({g->n, g->cout, g->oh, g->ow},
                         std::vector<int64_t>(static_cast<size_t>(g->n * g->cout * g->oh * g->ow)),
                         ir::DType::kInt32);
-  transposedConvolve<int64_t>(*g, xs.data(), ws.data(), bias ? bias->i.data() : nullptr,
-                              y.i.data());
+  const int64_t* b = bias ? bias->i.data() : nullptr;
+  if (transposed)
+    transposedConvolve<int64_t>(*g, xs.data(), ws.data(), b, y.i.data());
+  else
+    convolve<int64_t>(*g, xs.data(), ws.data(), b, y.i.data());
   return y;
 }
 
@@ -432,18 +422,17 @@ void addQuantizationKernels(KernelTable& t) {
     return outputs(integerConvolution(c, c.input(0), c.optionalInput(2), c.input(1),
                                       c.optionalInput(3), nullptr));
   });
-  add(t, {"onnx.QLinearConv"}, [](const KernelContext& c) {
-    Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
-                                   c.optionalInput(5), c.optionalInput(8));
-    return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
-  });
-  // fxc.QLinearConvTranspose: QLinearConv's inputs and arithmetic for a transposed convolution
-  // (quant-lower's Q(conv_transpose(DQ(x), DQ(w)) + B)).
-  add(t, {"fxc.QLinearConvTranspose"}, [](const KernelContext& c) {
-    Value acc = integerTransposedConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
-                                             c.optionalInput(5), c.optionalInput(8));
-    return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
-  });
+  // QLinearConv, and fxc.QLinearConvTranspose: its inputs and arithmetic for a transposed
+  // convolution (quant-lower's Q(conv_transpose(DQ(x), DQ(w)) + B)).
+  for (bool transposed : {false, true}) {
+    add(t, {transposed ? "fxc.QLinearConvTranspose" : "onnx.QLinearConv"},
+        [transposed](const KernelContext& c) {
+          Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
+                                         c.optionalInput(5), c.optionalInput(8), transposed);
+          return outputs(
+              requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
+        });
+  }
   add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);
   add(t, {"fxc.QLinearConvAct"}, quantizedConvolutionActivation);
   add(t, {"com.microsoft.MatMulIntegerToFloat"}, matmulIntegerToFloat);
