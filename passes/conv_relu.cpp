@@ -1,12 +1,20 @@
-// conv-relu, conv-add-relu, conv-act and linear-act: fuse a 2-D convolution with the ReLU after
-// it, or with a residual add and the ReLU after that (a ResNet block's tail), or a convolution
-// or a Linear with the activation after it, into one module that a backend runs as one kernel
-// (oneDNN post-ops on the CPU).
+// conv-relu, conv-add-relu, conv-act, linear-act and linear-bias: fuse a 2-D convolution with the
+// ReLU after it, or with a residual add and the ReLU after that (a ResNet block's tail), or a
+// convolution or a Linear with the activation after it, or a Linear without bias with the add of
+// a constant vector after it, into one module that a backend runs as one kernel (oneDNN post-ops
+// or bias on the CPU).
 //
 //   %c = conv(%x);  %y = relu(%c)                   ⇒   %y = conv_relu(%x)         ConvReLU2d
 //   %c = conv(%x);  %s = %c + %r;  %y = relu(%s)    ⇒   %y = conv_add_relu(%x, %r) ConvAddReLU2d
 //   %c = conv(%x);  %y = act(%c)                    ⇒   %y = conv_act(%x)          ConvAct2d
 //   %l = linear(%x);  %y = act(%l)                  ⇒   %y = linear_act(%x)        LinearAct
+//   %l = linear(%x);  %y = %l + b                   ⇒   %y = linear(%x), bias b    Linear
+//
+// linear-bias: the exporter writes a Linear layer inside a larger module (PyTorch's
+// MultiheadAttention's in_proj) as MatMul, then Add of the bias: the frontend makes the MatMul a
+// Linear without bias and leaves the Add. b must be a float32 constant of the Linear's output
+// width (shape [out], or [1, ..., 1, out] of a rank the output has at least): the add then
+// broadcasts b along the last axis and keeps the Linear's shape, which is what a bias does.
 //
 // conv-act's activations are the modules a convolution can apply to its output as it writes it
 // (oneDNN's eltwise post-ops): Hardtanh (ReLU6, Clip with constant bounds), LeakyReLU,
@@ -75,7 +83,7 @@ bool plainLinear(const ir::Module& module) {
   return true;
 }
 
-enum class Fusion { kRelu, kAddRelu, kActivation, kLinearActivation };
+enum class Fusion { kRelu, kAddRelu, kActivation, kLinearActivation, kLinearBias };
 
 class ConvReluFuser {
  public:
@@ -89,6 +97,20 @@ class ConvReluFuser {
                                  return node.kwargs().empty() && calls_[node.target()] == 1 &&
                                         node.meta.source_ops <= 1;
                                }};
+    if (fusion == Fusion::kLinearBias) {
+      // A plain Linear without bias, called once; the add's other operand a constant.
+      ir::OpOptions unbiased{false, [this](const ir::GraphModule& g, const ir::Node& node) {
+                               const ir::Module* module = g.findModule(node.target());
+                               return node.kwargs().empty() && node.args().size() == 1 &&
+                                      calls_[node.target()] == 1 && module &&
+                                      plainLinear(*module) && !module->tensor("bias");
+                             }};
+      ir::Pattern p;
+      int linear = p.label(p.module("Linear", {p.input("x")}, unbiased), "conv");
+      p.setOutput(p.op("operator.add", {linear, p.constant("bias")}, {true, nullptr}));
+      patterns_.push_back(std::move(p));
+      return;
+    }
     bool linear = fusion == Fusion::kLinearActivation;
     if (fusion == Fusion::kActivation || linear) {
       // The Linear: a plain product, its module called once.
@@ -158,9 +180,10 @@ class ConvReluFuser {
         if ((match = ir::matchAt(gm_, pattern, relu, &why))) break;
       }
       if (!match) continue;  // not a ReLU of a convolution: nothing to report
-      why = fusion_ == Fusion::kAddRelu ? fuseAdd(*match)
-            : fusion_ == Fusion::kRelu  ? fuse(*match)
-                                        : fuseActivation(*match);
+      why = fusion_ == Fusion::kAddRelu      ? fuseAdd(*match)
+            : fusion_ == Fusion::kRelu       ? fuse(*match)
+            : fusion_ == Fusion::kLinearBias ? fuseBias(*match)
+                                             : fuseActivation(*match);
       if (why.empty()) {
         result_.add("fused");
       } else {
@@ -182,6 +205,8 @@ class ConvReluFuser {
         return "conv-act";
       case Fusion::kLinearActivation:
         return "linear-act";
+      case Fusion::kLinearBias:
+        return "linear-bias";
     }
     return "";
   }
@@ -259,6 +284,40 @@ class ConvReluFuser {
     return "";
   }
 
+  // The constant becomes the Linear's bias, of shape [out].
+  std::string fuseBias(const ir::Match& match) {
+    ir::Node* linear = match.node("conv");
+    ir::Node* add = match.output;
+    ir::Module* module = gm_.findModule(linear->target());
+    auto weight = module ? module->tensor("weight") : nullptr;
+    auto bias = match.constant("bias");
+    if (!weight || weight->dims.size() != 2 || weight->dtype != ir::DType::kFloat32)
+      return "the weight is not a float32 matrix";
+    const ir::Argument* trans_b = module->attribute("transB");
+    int64_t out = weight->dims[trans_b && trans_b->toInt() == 1 ? 0 : 1];
+    if (bias->dtype != ir::DType::kFloat32 || bias->dims.empty() || bias->dims.back() != out ||
+        bias->numel() != out)
+      return "the constant is not a float32 vector of the output width " + std::to_string(out);
+    // [1, ..., 1, out] keeps the Linear's shape only where the output has that rank at least.
+    if (bias->dims.size() > 1 &&
+        (!linear->meta.shape || linear->meta.shape->size() < bias->dims.size()))
+      return "the constant's rank " + std::to_string(bias->dims.size()) +
+             " could broadcast the output to a higher one (the output's rank is not known to be "
+             "as high)";
+    auto vector = std::make_shared<ir::Tensor>(*bias);
+    vector->dims = {out};
+    module->setTensor("bias", vector);
+    std::vector<ir::Node*> constants = match.constant_nodes;
+    ir::takeOverValue(*linear, *add);
+    linear->meta.shape = add->meta.shape;
+    add->replaceAllUsesWith(linear);
+    gm_.graph().eraseNode(add);
+    for (ir::Node* constant : constants) {
+      if (constant->users().empty()) gm_.graph().eraseNode(constant);
+    }
+    return "";
+  }
+
   std::string fuseAdd(const ir::Match& match) {
     ir::Node* conv = match.node("conv");
     ir::Node* add = match.node("add");
@@ -318,6 +377,15 @@ RegisterPass linear_act{
      {},
      [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
        return ConvReluFuser(gm, Fusion::kLinearActivation).run();
+     }}};
+
+RegisterPass linear_bias{
+    {"linear-bias",
+     "gives a Linear without bias the add of a constant vector after it (MultiheadAttention's "
+     "in_proj as exported: MatMul, then Add) as its bias: one kernel",
+     {},
+     [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
+       return ConvReluFuser(gm, Fusion::kLinearBias).run();
      }}};
 
 }  // namespace

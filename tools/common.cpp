@@ -495,12 +495,14 @@ std::string countsText(const passes::PassResult& result) {
 }  // namespace
 
 void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
-  cmd.add_option("-O", flags.optimize,
-                 "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
-                 "simplify, conv-bn, conv-add-relu, conv-relu, conv-act, linear-act; -v lists what "
-                 "each did); "
-                 "0: the "
-                 "graph as written")
+  cmd.add_option(
+         "-O", flags.optimize,
+         "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
+         "simplify, conv-bn, conv-add-relu, conv-relu, linear-bias, conv-act, linear-act; -v "
+         "lists what "
+         "each did); "
+         "0: the "
+         "graph as written")
       ->option_text("LEVEL")
       ->check(CLI::Range(0, 1));
 }
@@ -514,7 +516,7 @@ std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec:
     specs.push_back("quant-fold-weights");  // a QAT model's float weights: int8 constants
     specs.push_back("quant-lower");
   }
-  for (const char* spec : {"simplify", "conv-bn", "conv-add-relu", "conv-relu"})
+  for (const char* spec : {"simplify", "conv-bn", "conv-add-relu", "conv-relu", "linear-bias"})
     specs.push_back(spec);
   if (backend != exec::Backend::kCudnn) {  // no cuDNN kernels for them
     specs.push_back("conv-act");

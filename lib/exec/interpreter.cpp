@@ -1,5 +1,6 @@
 #include "exec/interpreter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <new>
 #include <stdexcept>
@@ -186,6 +187,8 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
       }
     }
   } release{module, tensors_, {}};
+  context.allowTaking(std::move(takeable_));
+  takeable_.clear();
   if (module)
     context.setRelease([&release](const std::string& name) { release.names.push_back(name); });
   return (*step.kernel)(context);
@@ -266,14 +269,17 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
                                                              : Value(produced[index]));
           } else {
             std::vector<const Value*> args;
+            std::vector<const ir::Node*> sources;  // the node of each arg; nullptr: none, constant
             bool native = steps_.at(node).native;
             auto pass = [&](const ir::Argument& arg) {
               if (arg.isNode()) {
                 Value& value = valueAt(arg.toNode());
                 if (!native) value.makePlain();  // once: later readers find it plain
                 args.push_back(&value);
+                sources.push_back(constants_.count(arg.toNode()) ? nullptr : arg.toNode());
               } else if (arg.isNone()) {
                 args.push_back(nullptr);
+                sources.push_back(nullptr);
               } else {
                 throw ExecError("argument " + ir::pyRepr(arg) + " is not a value");
               }
@@ -282,6 +288,12 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
             // The outer values a control-flow op's subgraphs read follow its args.
             if (const ir::Argument* captures = node->kwarg("captures")) {
               for (const ir::Argument& arg : captures->items()) pass(arg);
+            }
+            // The kernel may keep a value this node reads last, and in one arg only.
+            takeable_.assign(args.size(), false);
+            for (size_t k = 0; k < args.size(); ++k) {
+              takeable_[k] = sources[k] && uses_left[sources[k]] == 1 &&
+                             std::count(sources.begin(), sources.end(), sources[k]) == 1;
             }
             env[node] = runNode(*node, std::move(args));
           }

@@ -49,6 +49,8 @@ class Interpreter {
 
  protected:
   // Runs one call node on its inputs; the values it produces (several for multi-output ops).
+  // Called by run(), its kernel may move out (take) an input the node reads last: an override
+  // that reads `inputs` after calling this one sees such an input empty.
   virtual std::vector<Value> runNode(const ir::Node& node, std::vector<const Value*> inputs);
 
  private:
@@ -77,6 +79,8 @@ class Interpreter {
   static constexpr double kConstantBudget = 1 << 30;
   std::unordered_map<const ir::Node*, Value> constants_;
   double constant_bytes_ = 0;
+  // Set by run() for the next runNode: which of its inputs the kernel may take.
+  std::vector<bool> takeable_;
 };
 
 }  // namespace fxc::exec

@@ -14,6 +14,13 @@ const Value& KernelContext::input(size_t k) const {
   return *inputs_[k];
 }
 
+Value KernelContext::takeInput(size_t k) const {
+  const Value& x = input(k);
+  // The caller's value is not const (the interpreter's environment): it only lends it as const.
+  if (k < takeable_.size() && takeable_[k]) return std::move(const_cast<Value&>(x));
+  return x;
+}
+
 bool KernelContext::outputUsed(size_t k) const {
   for (const ir::Node* user : node_.users()) {
     if (user->target() == "operator.getitem" && user->args().size() == 2 &&

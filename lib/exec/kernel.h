@@ -40,6 +40,7 @@ class KernelContext {
   KernelContext withInputs(std::vector<const Value*> inputs) const {
     KernelContext c = *this;
     c.inputs_ = std::move(inputs);
+    c.takeable_.clear();
     c.derived_ = true;
     return c;
   }
@@ -49,6 +50,7 @@ class KernelContext {
                          std::function<const Value*(const std::string&)> tensor) const {
     KernelContext c = *this;
     c.inputs_ = std::move(inputs);
+    c.takeable_.clear();
     c.attributes_ = attributes;
     c.tensor_ = std::move(tensor);
     c.derived_ = true;
@@ -69,6 +71,12 @@ class KernelContext {
   bool outputUsed(size_t k) const;
 
   size_t inputCount() const { return inputs_.size(); }
+  // Input k for the kernel to keep as (part of) its output: moved out when the caller said that
+  // this node is the value's last reader (a reshape then costs nothing), else copied. Read
+  // everything needed of input(k) before: afterwards it may be empty.
+  Value takeInput(size_t k) const;
+  // Which inputs takeInput may move out (the interpreter's values this node reads last, once).
+  void allowTaking(std::vector<bool> takeable) { takeable_ = std::move(takeable); }
   const Value* optionalInput(size_t k) const { return k < inputs_.size() ? inputs_[k] : nullptr; }
   const Value& input(size_t k) const;
   // Whether input k is a constant of the model (a get_attr): the same value in every run of
@@ -126,6 +134,7 @@ class KernelContext {
   const ir::Node& node_;
   const ir::Module* module_;
   std::vector<const Value*> inputs_;
+  std::vector<bool> takeable_;  // by input: the caller's value, which takeInput may move out
   std::function<const Value*(const std::string&)> tensor_;
   std::function<void(const std::string&)> release_;
   int64_t opset_;

@@ -1614,7 +1614,7 @@ void addFastKernels(KernelTable& t) {
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(dnnlProduct));
   wrap(t, {"module:Linear", "onnx.Gemm"}, [](const Kernel& r) { return linear(r, false); });
   wrap(t, {"module:LinearAct"}, [](const Kernel& r) { return linear(r, true); });
-  add(t, {"operator.matmul"}, matmulKernel(dnnlProduct));
+  add(t, {"operator.matmul"}, matmulKernel(dnnlProduct, true));
   wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
   wrap(t, {"onnx.Gather"}, gatherByBlocks);
   onednn::addLayoutKernels(t);  // last: they wrap the kernels above (the plain eltwise ones too)

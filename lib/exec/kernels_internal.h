@@ -182,7 +182,9 @@ void referenceProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t 
 // rank-3 weight) gain an axis, the window attributes a leading 1 (pads a leading 0 on each side).
 Kernel liftTo2d(Kernel two_d);
 
-Kernel gemmKernel(Product product);    // Gemm and Linear
-Kernel matmulKernel(Product product);  // MatMul with batch broadcasting
+Kernel gemmKernel(Product product);  // Gemm and Linear
+// MatMul with batch broadcasting; with `parallel_batches` (a `product` that may run on several
+// threads at once), the batch's products on the thread pool when there are many.
+Kernel matmulKernel(Product product, bool parallel_batches = false);
 
 }  // namespace fxc::exec

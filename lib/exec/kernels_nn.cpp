@@ -2,6 +2,7 @@
 // softmax. Plain reference loops (float accumulation); the fast paths are a later issue.
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <optional>
 
@@ -418,8 +419,8 @@ Kernel gemmKernel(Product product) {
   };
 }
 
-Kernel matmulKernel(Product product) {
-  return [product](const KernelContext& c) -> std::vector<Value> {
+Kernel matmulKernel(Product product, bool parallel_batches) {
+  return [product, parallel_batches](const KernelContext& c) -> std::vector<Value> {
     const Value& a = requireFloat(c.input(0), "A");
     const Value& b = requireFloat(c.input(1), "B");
     if (a.shape.size() < 2 || b.shape.size() < 2)
@@ -446,7 +447,7 @@ Kernel matmulKernel(Product product) {
     shape.push_back(n);
     Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
     std::vector<int64_t> sa = stridesOf(ba), sb = stridesOf(bb), so = stridesOf(batch);
-    for (int64_t t = 0; t < count; ++t) {
+    auto one = [&](int64_t t) {
       int64_t ia = 0, ib = 0;
       for (size_t d = 0; d < rank; ++d) {
         int64_t index = (t / so[d]) % batch[d];
@@ -455,6 +456,24 @@ Kernel matmulKernel(Product product) {
       }
       product(false, false, m, n, k, a.f.data() + (ia * m * k), b.f.data() + (ib * k * n),
               y.f.data() + (t * m * n));
+    };
+    // Many products (attention's heads × batch): one product per thread at a time, each on one
+    // thread (a product inside the region runs on its caller's thread), instead of every thread on
+    // each small product in turn.
+    if (parallel_batches && count >= 2 * maxThreads() && maxThreads() > 1) {
+      std::exception_ptr error;  // an exception cannot leave the region: the first, rethrown
+#pragma omp parallel for schedule(static)
+      for (int64_t t = 0; t < count; ++t) {
+        try {
+          one(t);
+        } catch (...) {
+#pragma omp critical(fxc_matmul_error)
+          if (!error) error = std::current_exception();
+        }
+      }
+      if (error) std::rethrow_exception(error);
+    } else {
+      for (int64_t t = 0; t < count; ++t) one(t);
     }
     return outputs(std::move(y));
   };

@@ -10,11 +10,15 @@
 namespace fxc::exec {
 namespace {
 
-Value withShape(const Value& x, std::vector<int64_t> shape) {
-  Value y = x;
-  y.shape = std::move(shape);
+// Input 0's elements under another shape: the input itself when this node reads it last.
+Value withShape(const KernelContext& c, std::vector<int64_t> shape) {
+  const Value& x = c.input(0);
+  Value y;
+  y.shape = shape;
   if (y.numel() != x.numel())
     throw ExecError("cannot reshape " + shapeText(x.shape) + " to " + shapeText(y.shape));
+  y = c.takeInput(0);
+  y.shape = std::move(shape);
   return y;
 }
 
@@ -63,6 +67,20 @@ Value castTo(const Value& x, ir::DType to) {
   return y;
 }
 
+// body(k) for k in [0, count): on the thread pool when the copy is large. Copies cannot throw, so
+// they may run inside an OpenMP region.
+template <typename Body>
+void forEachBlock(bool parallel, int64_t count, const Body& body) {
+  if (parallel && count > 1) {
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < count; ++k) body(k);
+  } else {
+    for (int64_t k = 0; k < count; ++k) body(k);
+  }
+}
+
+// to[k] for the row-major index k of out_shape = from[offset + Σ index_d · out_strides_d]: a
+// transpose, slice or broadcast view of `from` made contiguous.
 template <typename T>
 void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
                    const std::vector<int64_t>& out_shape, const std::vector<int64_t>& out_strides,
@@ -83,29 +101,85 @@ void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
       strides.push_back(out_strides[d]);
     }
   }
-  if (shape.empty()) {
-    to[0] = from.at(static_cast<size_t>(offset));
-    return;
-  }
-  size_t rank = shape.size();
-  int64_t inner = shape[rank - 1], step = strides[rank - 1];
-  std::vector<int64_t> index(rank, 0);
   const T* in = from.data();
   T* out = to.data();
-  int64_t source = offset;
-  for (int64_t done = 0; done < n; done += inner) {
-    if (step == 1) {
-      std::copy(in + source, in + source + inner, out + done);
-    } else {
-      for (int64_t j = 0; j < inner; ++j) out[done + j] = in[source + j * step];
-    }
-    for (size_t d = rank - 1; d-- > 0;) {  // the next row: the odometer over the outer dims
-      source += strides[d];
-      if (++index[d] < shape[d]) break;
-      source -= strides[d] * shape[d];
-      index[d] = 0;
-    }
+  if (shape.empty()) {
+    out[0] = from.at(static_cast<size_t>(offset));
+    return;
   }
+  const size_t rank = shape.size();
+  const bool parallel = n >= (int64_t{1} << 16);
+  const int64_t inner = shape[rank - 1], step = strides[rank - 1];
+  // A transpose (the last axis walks the source with a stride, another axis walks it in order):
+  // square tiles of those two axes, so that each source line read is used for a whole tile row
+  // instead of one element.
+  size_t across = rank;
+  if (step != 1) {
+    for (size_t d = 0; d + 1 < rank; ++d)
+      if (strides[d] == 1 && shape[d] >= 4 && inner >= 4) across = d;
+  }
+  if (across < rank) {
+    constexpr int64_t kTile = 16;
+    std::vector<int64_t> out_strides_of(rank);  // the output's own (contiguous) strides
+    out_strides_of[rank - 1] = 1;
+    for (size_t d = rank - 1; d-- > 0;) out_strides_of[d] = out_strides_of[d + 1] * shape[d + 1];
+    // Tasks: every index of the other axes × a band of kTile along `across`.
+    const int64_t size_across = shape[across];
+    const int64_t bands = (size_across + kTile - 1) / kTile;
+    int64_t others = 1;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      if (d != across) others *= shape[d];
+    const int64_t out_across = out_strides_of[across];
+    forEachBlock(parallel, others * bands, [&](int64_t task) {
+      int64_t band = task % bands, rest = task / bands;
+      int64_t source = offset, target = 0;
+      for (size_t d = rank - 1; d-- > 0;) {  // rest → the index of the other axes
+        if (d == across) continue;
+        int64_t index = rest % shape[d];
+        rest /= shape[d];
+        source += index * strides[d];
+        target += index * out_strides_of[d];
+      }
+      const int64_t i0 = band * kTile, i1 = std::min(i0 + kTile, size_across);
+      for (int64_t j0 = 0; j0 < inner; j0 += kTile) {
+        const int64_t j1 = std::min(j0 + kTile, inner);
+        for (int64_t i = i0; i < i1; ++i) {
+          const T* row = in + source + i;
+          T* dst = out + target + i * out_across;
+          for (int64_t j = j0; j < j1; ++j) dst[j] = row[j * step];
+        }
+      }
+    });
+    return;
+  }
+  // Rows of the last axis, in blocks of rows on the thread pool when the copy is large.
+  const int64_t rows = n / inner;
+  const int64_t rows_per_block = std::max<int64_t>(1, (int64_t{1} << 14) / inner);
+  const int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+  forEachBlock(parallel, blocks, [&](int64_t block) {
+    const int64_t first = block * rows_per_block, last = std::min(rows, first + rows_per_block);
+    std::vector<int64_t> index(rank, 0);
+    int64_t source = offset;
+    for (size_t d = rank - 1, rest = static_cast<size_t>(first); d-- > 0;) {
+      index[d] = static_cast<int64_t>(rest) % shape[d];
+      rest /= static_cast<size_t>(shape[d]);
+      source += index[d] * strides[d];
+    }
+    for (int64_t r = first; r < last; ++r) {
+      T* dst = out + r * inner;
+      if (step == 1) {
+        std::copy(in + source, in + source + inner, dst);
+      } else {
+        for (int64_t j = 0; j < inner; ++j) dst[j] = in[source + j * step];
+      }
+      for (size_t d = rank - 1; d-- > 0;) {  // the next row: the odometer over the outer dims
+        source += strides[d];
+        if (++index[d] < shape[d]) break;
+        source -= strides[d] * shape[d];
+        index[d] = 0;
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -218,7 +292,7 @@ void addTensorKernels(KernelTable& t) {
         const Value* training = parameter(c, "training_mode", 2);
         if (!training || training->asInts().empty() || !training->asInts()[0]) {
           // Inference drops nothing: the mask, when read, keeps everything.
-          if (!c.outputUsed(1)) return outputs(c.input(0));
+          if (!c.outputUsed(1)) return outputs(c.takeInput(0));
           const Value& x = c.input(0);
           return outputs(
               x, Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
@@ -250,7 +324,7 @@ void addTensorKernels(KernelTable& t) {
     size_t axis = static_cast<size_t>(requested < 0 ? requested + rank : requested);
     int64_t outer = 1;
     for (size_t k = 0; k < axis; ++k) outer *= x.shape[k];
-    return outputs(withShape(x, {outer, x.numel() / std::max<int64_t>(outer, 1)}));
+    return outputs(withShape(c, {outer, x.numel() / std::max<int64_t>(outer, 1)}));
   });
   add(t, {"torch.reshape"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -274,7 +348,7 @@ void addTensorKernels(KernelTable& t) {
       }
     }
     if (inferred >= 0) shape[static_cast<size_t>(inferred)] = known == 0 ? 0 : x.numel() / known;
-    return outputs(withShape(x, shape));
+    return outputs(withShape(c, shape));
   });
   add(t, {"torch.unsqueeze"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -290,7 +364,7 @@ void addTensorKernels(KernelTable& t) {
     std::vector<int64_t> shape;
     size_t next = 0;
     for (size_t k = 0; k < rank; ++k) shape.push_back(inserted[k] ? 1 : x.shape.at(next++));
-    return outputs(withShape(x, shape));
+    return outputs(withShape(c, shape));
   });
   add(t, {"torch.squeeze"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -308,7 +382,7 @@ void addTensorKernels(KernelTable& t) {
       if (axes.empty() ? x.shape[k] == 1 : drop[k]) continue;
       shape.push_back(x.shape[k]);
     }
-    return outputs(withShape(x, shape));
+    return outputs(withShape(c, shape));
   });
   add(t, {"torch.cat"}, [](const KernelContext& c) {
     const Value& first = c.input(0);

@@ -4,7 +4,8 @@
 # conv-bn-only model (fusing it again fuses as many), and computes what the original computes.
 # The MobileNets' ReLU6 (Clip with constant bounds; read back as torch.clamp) and Hardswish
 # (HardSigmoid · x at opset 13) go through conv-act. Then linear-act on the transformer layers
-# (Linear → ReLU) and on an MLP of Linear → GELU/ReLU (written back as MatMul, Add and the
+# (Linear → ReLU; linear-bias first: their attention's in_proj, MatMul then Add of the bias) and
+# on an MLP of Linear → GELU/ReLU (written back as MatMul, Add and the
 # activation's ops: GELU's erf formula), the same checks.
 #   fused_export.sh FXC NPY_COMPARE
 set -u
@@ -42,9 +43,16 @@ done
 for model in activation_mlp activation_mlp_folded transformer_encoder_layer \
   transformer_encoder_layer_unfolded transformer_decoder_layer; do
   src=testdata/models/$model.onnx
-  "$fxc" fuse "$src" --pass simplify --pass linear-act --verify --check -o "$work/fused.onnx" \
-    2>"$work/fuse.txt" >/dev/null || fail "$model: fusing: $(cat "$work/fuse.txt")"
+  "$fxc" fuse "$src" --pass simplify --pass linear-bias --pass linear-act --verify --check \
+    -o "$work/fused.onnx" 2>"$work/fuse.txt" >/dev/null || fail "$model: fusing: $(cat "$work/fuse.txt")"
   grep -q "linear-act: fused" "$work/fuse.txt" || fail "$model: nothing fused: $(cat "$work/fuse.txt")"
+  # MultiheadAttention's in_proj (MatMul, then Add of the bias): once per attention block.
+  case $model in
+    transformer_encoder_layer) want="linear-bias: fused 1" ;;
+    transformer_decoder_layer) want="linear-bias: fused 3" ;;
+    *) want="linear-bias: nothing matched" ;;
+  esac
+  grep -q "$want" "$work/fuse.txt" || fail "$model: expected '$want': $(cat "$work/fuse.txt")"
   "$fxc" fuse "$work/fused.onnx" --pass linear-act --verify 2>"$work/again.txt" >/dev/null ||
     fail "$model: fusing the fused export: $(cat "$work/again.txt")"
   rm -rf "$work/a" "$work/b"

@@ -18,6 +18,7 @@
 #include "onnx/export.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
+#include "passes/registry.h"
 #include "test_models.h"
 
 using fxc::exec::Backend;
@@ -122,17 +123,17 @@ TEST_CASE("convolution: oneDNN equals the reference over strides, pads, groups, 
   };
   std::vector<Case> cases = {
       {1, 3, 17, 19, 8, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},
-      {2, 3, 32, 32, 16, 7, 7, 2, 1, 1, {3, 3, 3, 3}, true},    // a stem
-      {1, 16, 9, 9, 16, 3, 3, 1, 1, 16, {1, 1, 1, 1}, true},    // depthwise
-      {1, 16, 10, 10, 32, 1, 1, 2, 1, 1, {0, 0, 0, 0}, false},  // a strided 1x1 shortcut
-      {1, 8, 12, 12, 8, 3, 3, 1, 2, 2, {2, 2, 2, 2}, true},     // dilated, grouped
-      {3, 4, 8, 11, 6, 2, 3, 3, 1, 1, {0, 1, 2, 0}, true},      // asymmetric pads, stride 3
-      {1, 64, 14, 14, 64, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},   // a resnet block
-      {1, 6, 5, 5, 4, 5, 5, 1, 1, 2, {0, 0, 0, 0}, true},       // a 1x1 output
-      {2, 16, 7, 9, 8, 4, 4, 2, 1, 1, {1, 1, 1, 1}, true, true},        // a 2x upsampling
-      {1, 8, 6, 5, 12, 3, 3, 2, 1, 1, {1, 1, 1, 1}, false, true, 1},    // output_padding
-      {1, 8, 6, 6, 8, 3, 3, 1, 2, 2, {2, 1, 0, 2}, true, true},         // dilated, grouped
-      {1, 32, 14, 14, 16, 2, 2, 2, 1, 1, {0, 0, 0, 0}, true, true},     // a U-Net's 2x2 up
+      {2, 3, 32, 32, 16, 7, 7, 2, 1, 1, {3, 3, 3, 3}, true},          // a stem
+      {1, 16, 9, 9, 16, 3, 3, 1, 1, 16, {1, 1, 1, 1}, true},          // depthwise
+      {1, 16, 10, 10, 32, 1, 1, 2, 1, 1, {0, 0, 0, 0}, false},        // a strided 1x1 shortcut
+      {1, 8, 12, 12, 8, 3, 3, 1, 2, 2, {2, 2, 2, 2}, true},           // dilated, grouped
+      {3, 4, 8, 11, 6, 2, 3, 3, 1, 1, {0, 1, 2, 0}, true},            // asymmetric pads, stride 3
+      {1, 64, 14, 14, 64, 3, 3, 1, 1, 1, {1, 1, 1, 1}, true},         // a resnet block
+      {1, 6, 5, 5, 4, 5, 5, 1, 1, 2, {0, 0, 0, 0}, true},             // a 1x1 output
+      {2, 16, 7, 9, 8, 4, 4, 2, 1, 1, {1, 1, 1, 1}, true, true},      // a 2x upsampling
+      {1, 8, 6, 5, 12, 3, 3, 2, 1, 1, {1, 1, 1, 1}, false, true, 1},  // output_padding
+      {1, 8, 6, 6, 8, 3, 3, 1, 2, 2, {2, 1, 0, 2}, true, true},       // dilated, grouped
+      {1, 32, 14, 14, 16, 2, 2, 2, 1, 1, {0, 0, 0, 0}, true, true},   // a U-Net's 2x2 up
   };
   for (const Case& c : cases) {
     CAPTURE(c.cin);
@@ -221,7 +222,10 @@ TEST_CASE("Gemm and MatMul: sgemm equals the reference") {
     checkBackendsAgree(*gm, {input(c.a, 5)});
   }
   for (auto [a, b] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
-           {{3, 4}, {4, 6}}, {{2, 3, 4}, {4, 5}}, {{2, 1, 3, 4}, {3, 4, 2}}}) {
+           {{3, 4}, {4, 6}},
+           {{2, 3, 4}, {4, 5}},
+           {{2, 1, 3, 4}, {3, 4, 2}},
+           {{4, 12, 33, 16}, {1, 12, 16, 29}}}) {  // 48 products: one per thread at a time
     auto gm = std::make_unique<ir::GraphModule>();
     ir::Node* x = gm->graph().placeholder("a");
     ir::Node* y = gm->graph().placeholder("b");
@@ -402,6 +406,102 @@ TEST_CASE("transposes (permute) of every rank up to 6: every backend agrees") {
   }
 }
 
+TEST_CASE("permute and stepped Slice put every element where a naive index walk does") {
+  // The copy runs in 16 × 16 tiles when the last output axis walks the input with a stride, in
+  // rows otherwise, on the thread pool past 65,536 elements: sizes around the tile's edge, and
+  // large ones.
+  std::mt19937 rng(7);
+  auto walk = [](const Value& x, const std::vector<int64_t>& out_shape,
+                 const std::vector<int64_t>& strides, int64_t offset) {
+    std::vector<float> out;
+    std::vector<int64_t> index(out_shape.size(), 0);
+    int64_t n = 1;
+    for (int64_t d : out_shape) n *= d;
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t at = offset;
+      for (size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
+      out.push_back(x.f.at(static_cast<size_t>(at)));
+      for (size_t d = index.size(); d-- > 0;) {
+        if (++index[d] < out_shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return out;
+  };
+  struct Case {
+    std::vector<int64_t> shape, perm;
+  };
+  const std::vector<Case> cases = {{{197, 12, 64}, {1, 2, 0}},  // attention's Kᵀ: parallel tiles
+                                   {{197, 12, 64}, {1, 0, 2}},  // heads first: rows of 64
+                                   {{17, 33}, {1, 0}},
+                                   {{16, 16}, {1, 0}},
+                                   {{15, 4, 17}, {2, 0, 1}},
+                                   {{3, 1, 5, 16}, {3, 2, 1, 0}},
+                                   {{2, 3, 4, 5, 6}, {4, 1, 3, 0, 2}},
+                                   {{4, 3}, {1, 0}},
+                                   {{300, 301}, {1, 0}},
+                                   {{2, 64, 33, 33}, {0, 2, 3, 1}},
+                                   {{2, 33, 33, 64}, {0, 3, 1, 2}}};
+  for (const Case& k : cases) {
+    CAPTURE(k.shape.size());
+    CAPTURE(k.shape[0]);
+    CAPTURE(k.perm[0]);
+    Value x = input(k.shape, static_cast<uint32_t>(rng()));
+    std::vector<int64_t> in_strides(k.shape.size(), 1), out_shape, strides;
+    for (size_t d = k.shape.size() - 1; d-- > 0;)
+      in_strides[d] = in_strides[d + 1] * k.shape[d + 1];
+    for (int64_t p : k.perm) {
+      out_shape.push_back(k.shape[static_cast<size_t>(p)]);
+      strides.push_back(in_strides[static_cast<size_t>(p)]);
+    }
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Graph& g = gm->graph();
+    g.output(g.callFunction("torch.permute", {g.placeholder("x")}, {{"perm", ints(k.perm)}}));
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      auto got = Interpreter(*gm, backend).run({x});
+      REQUIRE_MESSAGE(got.ok(), got.error());
+      CHECK(got.value()[0].shape == out_shape);
+      CHECK(got.value()[0].f == walk(x, out_shape, strides, 0));
+    }
+  }
+  // Slice with steps of either sign, on every axis of [20, 37, 41] at once.
+  for (int64_t step : {1, 2, -1, -3, 5}) {
+    CAPTURE(step);
+    std::vector<int64_t> shape = {20, 37, 41};
+    Value x = input(shape, 9);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    auto constant = [&](const std::string& name, std::vector<int64_t> values) {
+      int64_t n = static_cast<int64_t>(values.size());
+      gm->setTensor(name, fxc::exec::toTensor(Value::ints({n}, std::move(values))));
+      return gm->graph().getAttr(name);
+    };
+    std::vector<int64_t> starts =
+        step > 0 ? std::vector<int64_t>{1, 0, 3} : std::vector<int64_t>{18, 36, 39};
+    std::vector<int64_t> ends =
+        step > 0 ? std::vector<int64_t>{20, 35, 41} : std::vector<int64_t>{-100, 0, 2};
+    ir::Graph& g = gm->graph();
+    ir::Node* in = g.placeholder("x");
+    g.output(g.callFunction("onnx.Slice",
+                            {in, constant("starts", starts), constant("ends", ends),
+                             constant("axes", {0, 1, 2}), constant("steps", {step, step, step})}));
+    std::vector<int64_t> out_shape, strides = {37 * 41 * step, 41 * step, step};
+    int64_t offset = starts[0] * 37 * 41 + starts[1] * 41 + starts[2];
+    for (size_t d = 0; d < 3; ++d) {
+      int64_t begin = starts[d], end = std::max<int64_t>(ends[d], -1);  // clamped as ONNX does
+      out_shape.push_back(step > 0 ? (end - begin + step - 1) / step
+                                   : (begin - end - step - 1) / -step);
+    }
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      auto got = Interpreter(*gm, backend).run({x});
+      REQUIRE_MESSAGE(got.ok(), got.error());
+      CHECK(got.value()[0].shape == out_shape);
+      CHECK(got.value()[0].f == walk(x, out_shape, strides, offset));
+    }
+  }
+}
+
 TEST_CASE(
     "LayerNorm (any eps, affine or not, last axes), GELU both ways, erf: every backend agrees") {
   for (int64_t axis : {-1, 1}) {
@@ -562,7 +662,8 @@ std::unique_ptr<ir::GraphModule> betweenConvolutions(
 
 }  // namespace
 
-TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout equal the reference") {
+TEST_CASE(
+    "activations, global pooling and broadcast add/mul on oneDNN's layout equal the reference") {
   struct Activation {
     const char* type;
     ir::Kwargs attributes;
@@ -598,11 +699,17 @@ TEST_CASE("activations, global pooling and broadcast add/mul on oneDNN's layout 
     for (const char* target : {"operator.add", "operator.mul"}) {
       CAPTURE(channels);
       CAPTURE(target);
-      for (std::vector<int64_t> other :
-           std::vector<std::vector<int64_t>>{{2, channels, 9, 7}, {1, channels, 1, 1},
-                                             {2, channels, 1, 1}, {2, 1, 1, 1},
-                                             {channels, 1, 1}, {}, {1}, {7}, {9, 1},
-                                             {channels, 9, 7}, {9, 7}}) {
+      for (std::vector<int64_t> other : std::vector<std::vector<int64_t>>{{2, channels, 9, 7},
+                                                                          {1, channels, 1, 1},
+                                                                          {2, channels, 1, 1},
+                                                                          {2, 1, 1, 1},
+                                                                          {channels, 1, 1},
+                                                                          {},
+                                                                          {1},
+                                                                          {7},
+                                                                          {9, 1},
+                                                                          {channels, 9, 7},
+                                                                          {9, 7}}) {
         CAPTURE(other.size());
         for (bool native_first : {true, false}) {
           auto gm = betweenConvolutions(channels, [&](ir::GraphModule& m, ir::Node* v) {
@@ -650,8 +757,8 @@ TEST_CASE("Transpose of oneDNN's layouts and into channels-last equals the refer
   auto permute = [](ir::GraphModule& m, ir::Node* v, std::vector<int64_t> perm) {
     return m.graph().callFunction("torch.permute", {v}, {{"perm", ints(perm)}});
   };
-  const std::vector<std::vector<int64_t>> perms = {
-      {0, 2, 3, 1}, {0, 1, 3, 2}, {1, 0, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}, {0, 1, 2, 3}};
+  const std::vector<std::vector<int64_t>> perms = {{0, 2, 3, 1}, {0, 1, 3, 2}, {1, 0, 2, 3},
+                                                   {3, 2, 1, 0}, {2, 0, 3, 1}, {0, 1, 2, 3}};
   for (int64_t channels : {16, 12, 40}) {
     for (bool depthwise : {false, true}) {
       for (const auto& perm : perms) {
@@ -666,7 +773,8 @@ TEST_CASE("Transpose of oneDNN's layouts and into channels-last equals the refer
             v = m.graph().callModule("dw", {v});
           }
           std::vector<int64_t> inverse(4);
-          for (size_t d = 0; d < 4; ++d) inverse[static_cast<size_t>(perm[d])] = static_cast<int64_t>(d);
+          for (size_t d = 0; d < 4; ++d)
+            inverse[static_cast<size_t>(perm[d])] = static_cast<int64_t>(d);
           return permute(m, permute(m, v, perm), inverse);
         });
         checkBackendsAgree(*gm, {input({2, 16, 9, 7}, 5)});
@@ -703,7 +811,8 @@ TEST_CASE("Transpose of oneDNN's layouts and into channels-last equals the refer
   }
 }
 
-TEST_CASE("BatchNorm in inference mode: oneDNN equals the reference, plain and in oneDNN's layout") {
+TEST_CASE(
+    "BatchNorm in inference mode: oneDNN equals the reference, plain and in oneDNN's layout") {
   auto batchNorm = [](ir::GraphModule& m, const std::string& path, int64_t channels,
                       double epsilon) {
     ir::Module* bn = m.addModule(path, "BatchNorm2d");
@@ -731,8 +840,8 @@ TEST_CASE("BatchNorm in inference mode: oneDNN equals the reference, plain and i
     }
   }
   // Plain inputs of rank 2 to 5.
-  for (std::vector<int64_t> shape : std::vector<std::vector<int64_t>>{
-           {3, 5}, {2, 5, 7}, {2, 5, 4, 3}, {1, 5, 2, 3, 4}}) {
+  for (std::vector<int64_t> shape :
+       std::vector<std::vector<int64_t>>{{3, 5}, {2, 5, 7}, {2, 5, 4, 3}, {1, 5, 2, 3, 4}}) {
     CAPTURE(shape.size());
     auto gm = std::make_unique<ir::GraphModule>();
     batchNorm(*gm, "bn", 5, 1e-3);
@@ -766,8 +875,9 @@ TEST_CASE("constant Pad by rows equals the reference: ranks 1 to 5, zero, wide a
     ir::Node* value = g.placeholder("value");
     g.output(g.callFunction("torch.nn.functional.pad", {x, pads, value}));
     gm->opset = 17;
-    checkBackendsAgree(*gm, {input(k.shape, 3), Value::ints({static_cast<int64_t>(k.pads.size())}, k.pads),
-                             Value::floats({}, {1.5f})});
+    checkBackendsAgree(
+        *gm, {input(k.shape, 3), Value::ints({static_cast<int64_t>(k.pads.size())}, k.pads),
+              Value::floats({}, {1.5f})});
   }
   // A pad past any size is refused (its sum with the size would overflow), by both kernels.
   auto gm = std::make_unique<ir::GraphModule>();
@@ -790,7 +900,7 @@ TEST_CASE("Gather by blocks equals the reference: every axis, negative, repeated
     std::vector<int64_t> index_shape, indices;
   };
   const std::vector<Case> cases = {
-      {{3, 2, 4, 5}, 0, {}, {1}},             // qkv[1]: a scalar index drops the axis
+      {{3, 2, 4, 5}, 0, {}, {1}},  // qkv[1]: a scalar index drops the axis
       {{3, 2, 4, 5}, 0, {3}, {2, 0, 1}},
       {{3, 2, 4, 5}, 2, {2, 2}, {-1, 0, 3, 3}},
       {{3, 2, 4, 5}, -1, {4}, {4, 0, -5, 2}},  // the last axis: blocks of one element
@@ -852,7 +962,8 @@ TEST_CASE("Concat of values in oneDNN's layout equals the reference: axes, plain
   }
 }
 
-TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution then the activation") {
+TEST_CASE(
+    "ConvAct2d: oneDNN's post-op and the reference equal the convolution then the activation") {
   struct Act {
     const char* type;
     ir::Kwargs attributes;  // the activation module's
@@ -888,7 +999,8 @@ TEST_CASE("ConvAct2d: oneDNN's post-op and the reference equal the convolution t
         ir::Kwargs attributes = {{"pads", ints({1, 1, 1, 1})}};
         ir::Module* activation = fused ? conv : gm->addModule("act", act.type);
         std::string prefix = fused ? "activation_" : "";
-        for (const auto& [key, value] : act.attributes) attributes.emplace_back(prefix + key, value);
+        for (const auto& [key, value] : act.attributes)
+          attributes.emplace_back(prefix + key, value);
         if (act.bounds_as_tensors) {
           activation->setTensor(prefix + "min", scalar(-1.5f));
           activation->setTensor(prefix + "max", scalar(2.5f));
@@ -1003,16 +1115,83 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "linear-bias: the add of a constant vector becomes the Linear's bias; near misses stay adds") {
+  struct Case {
+    int64_t trans_b;
+    std::vector<int64_t> a, w, c;
+    bool has_bias, constant_first, known_rank;
+    const char* want;  // the pass's count
+  };
+  const std::vector<Case> cases = {
+      {1, {4, 7}, {5, 7}, {5}, false, true, true, "fused"},           // Add(b, x @ Wᵀ)
+      {0, {2, 3, 6}, {6, 8}, {8}, false, false, true, "fused"},       // rank 3, W [in, out]
+      {0, {2, 3, 6}, {6, 8}, {1, 1, 8}, false, true, true, "fused"},  // [1, 1, out]
+      {0, {3, 6}, {6, 8}, {1, 1, 8}, false, true, true, "refused"},   // would add a dim
+      {0, {2, 3, 6}, {6, 8}, {1, 8}, false, true, false, "refused"},  // rank unknown
+      {0, {2, 3, 6}, {6, 8}, {3, 8}, false, true, true, "refused"},   // not a vector
+      {0, {2, 3, 6}, {6, 8}, {1}, false, true, true, "refused"},      // broadcasts one value
+      {1, {4, 7}, {5, 7}, {5}, true, true, true, "nothing matched"},  // has a bias already
+  };
+  for (const Case& k : cases) {
+    CAPTURE(k.a.size());
+    CAPTURE(k.c.size());
+    CAPTURE(k.want);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Module* linear = gm->addModule("fc", "Linear");
+    linear->setTensor("weight", tensor(k.w, 71));
+    int64_t n = k.trans_b ? k.w[0] : k.w[1];
+    if (k.has_bias) linear->setTensor("bias", tensor({n}, 72));
+    linear->attributes() = {{"transB", ir::Argument(k.trans_b)}};
+    gm->setTensor("c", tensor(k.c, 73));
+    ir::Graph& g = gm->graph();
+    ir::Node* y = g.callModule("fc", {g.placeholder("x")});
+    std::vector<int64_t> out_shape = k.a;
+    out_shape.back() = n;
+    if (k.known_rank) {
+      std::vector<std::string> dims;
+      for (int64_t d : out_shape) dims.push_back(std::to_string(d));
+      y->meta.shape = dims;
+    }
+    ir::Node* c = g.getAttr("c");
+    g.output(g.callFunction("operator.add", k.constant_first ? std::vector<ir::Argument>{c, y}
+                                                             : std::vector<ir::Argument>{y, c}));
+    std::vector<Value> inputs = {input(k.a, 5)};
+    auto want = Interpreter(*gm, Backend::kReference).run(inputs);
+    REQUIRE_MESSAGE(want.ok(), want.error());
+    auto request = fxc::passes::parsePassSpec("linear-bias");
+    REQUIRE(request.ok());
+    auto result = request.value().pass->run(*gm, request.value().options);
+    REQUIRE_MESSAGE(result.ok(), result.error());
+    bool counted = false;
+    for (const auto& [what, count] : result.value().counts) counted |= what == k.want && count == 1;
+    CHECK_MESSAGE(
+        (counted || (std::string(k.want) == "nothing matched" && result.value().counts.empty())),
+        "linear-bias did not report " << k.want);
+    size_t adds = 0;
+    for (const ir::Node* node : g) adds += node->target() == "operator.add";
+    CHECK(adds == (std::string(k.want) == "fused" ? 0u : 1u));
+    // Whatever the pass did, the graph computes what it did before, on both backends.
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      auto got = Interpreter(*gm, backend).run(inputs);
+      REQUIRE_MESSAGE(got.ok(), got.error());
+      REQUIRE(got.value()[0].shape == want.value()[0].shape);
+      CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-6);
+    }
+  }
+}
+
 TEST_CASE("Linear on oneDNN's matmul (weight packed once, bias fused) equals the reference") {
   struct Case {
     int64_t trans_b;
     std::vector<int64_t> a, b, c;
   };
   const std::vector<Case> cases = {
-      {1, {4, 7}, {5, 7}, {5}},           // nn.Linear: W [out, in]
-      {0, {2, 3, 6}, {6, 8}, {1, 8}},     // MatMul + Add of an unfolded export, 3-D input
-      {1, {2, 2, 3, 6}, {8, 6}, {}},      // no bias, 4-D input
-      {0, {4, 7}, {7, 5}, {4, 1}},        // a bias per row: the general path
+      {1, {4, 7}, {5, 7}, {5}},              // nn.Linear: W [out, in]
+      {0, {2, 3, 6}, {6, 8}, {1, 8}},        // MatMul + Add of an unfolded export, 3-D input
+      {1, {2, 2, 3, 6}, {8, 6}, {}},         // no bias, 4-D input
+      {0, {4, 7}, {7, 5}, {4, 1}},           // a bias per row: the general path
       {1, {1, 197, 64}, {192, 64}, {192}}};  // ViT-like
   for (const Case& k : cases) {
     CAPTURE(k.trans_b);

@@ -159,3 +159,46 @@ TEST_CASE("opset-6 broadcasting: B matches A's dimensions from axis on") {
   CHECK(sum.value()[0].f == std::vector<float>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3});
   CHECK_FALSE(run({2}, {1, 2}));  // [2] at axis 1 meets A's 3
 }
+
+TEST_CASE("a reshape takes its input's storage only from its last reader, once") {
+  // r = reshape(x); s = x + x; f = flatten(r); out (f, s, r2 = reshape(x2), x2 · c,
+  // identity(c), c): x and x2 are read again after their reshapes, the constant c must stay
+  // whole for the next run although the identity is the only reader of its get_attr, and r is
+  // read by the flatten alone (taken). Every output is what the values were, not an emptied one.
+  auto gm = std::make_unique<ir::GraphModule>();
+  gm->opset = 17;
+  ir::Graph& g = gm->graph();
+  auto shape = [&](const std::string& name, std::vector<int64_t> dims) {
+    auto t = fxc::exec::toTensor(Value::ints({static_cast<int64_t>(dims.size())}, dims));
+    gm->setTensor(name, t);
+    return g.getAttr(name);
+  };
+  gm->setTensor("c", fxc::exec::toTensor(Value::floats({2}, {7.0f, 8.0f})));
+  ir::Node* x = g.placeholder("x");
+  ir::Node* x2 = g.placeholder("x2");
+  ir::Node* r = g.callFunction("torch.reshape", {x, shape("s0", {3, 2})});
+  ir::Node* s = g.callFunction("operator.add", {x, x});
+  ir::Node* f = g.callFunction("torch.flatten", {r}, {{"axis", ir::Argument(int64_t{0})}});
+  ir::Node* r2 = g.callFunction("torch.reshape", {x2, shape("s1", {4})});
+  ir::Node* twice = g.callFunction("operator.mul", {x2, g.getAttr("c")});
+  ir::Node* c = g.getAttr("c");
+  ir::Node* i = g.callFunction("onnx.Identity", {g.getAttr("c")});  // its only reader
+  g.output(ir::Argument::tuple({f, s, r2, twice, i, c}));
+  std::vector<float> xs = {1, 2, 3, 4, 5, 6};
+  for (auto backend : {fxc::exec::Backend::kReference, fxc::exec::Backend::kCpu}) {
+    fxc::exec::Interpreter interpreter(*gm, backend);
+    for (int run = 0; run < 2; ++run) {  // the constant stays whole for the next run
+      auto out = interpreter.run({Value::floats({2, 3}, xs), Value::floats({2, 2}, {1, 2, 3, 4})});
+      REQUIRE_MESSAGE(out.ok(), out.error());
+      const auto& v = out.value();
+      REQUIRE(v.size() == 6);
+      CHECK(v[0].shape == std::vector<int64_t>{1, 6});
+      CHECK(v[0].f == xs);
+      CHECK(v[1].f == std::vector<float>{2, 4, 6, 8, 10, 12});
+      CHECK(v[2].f == std::vector<float>{1, 2, 3, 4});
+      CHECK(v[3].f == std::vector<float>{7, 16, 21, 32});
+      CHECK(v[4].f == std::vector<float>{7, 8});
+      CHECK(v[5].f == std::vector<float>{7, 8});
+    }
+  }
+}
