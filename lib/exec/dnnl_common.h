@@ -28,6 +28,27 @@ memory::desc plainDesc(const std::vector<int64_t>& shape,
 bool isInt8(ir::DType dtype);
 memory::data_type dnnlType(ir::DType dtype);
 
+// A primitive whose work is below these runs on the calling thread, made and run inside a
+// SerialScope: on a team of threads, the parallel region's start and end barrier (several
+// microseconds on a small VM) cost more than splitting the work saves. At two threads a 1×1
+// convolution of ShuffleNet or a PyTorch encoder layer's Linear ran slower than at one.
+constexpr double kSerialFlops = 1e6;          // multiply-adds × 2 (convolutions, products)
+constexpr int64_t kSerialElements = 1 << 16;  // elements written (copies, elementwise)
+
+// The calling thread's OpenMP team is one thread while this lives, when `serial`. oneDNN sizes a
+// primitive's scratchpad and splits its work by the thread count it is made with: make and run
+// a primitive under the same scope.
+class SerialScope {
+ public:
+  explicit SerialScope(bool serial);
+  ~SerialScope();
+  SerialScope(const SerialScope&) = delete;
+  SerialScope& operator=(const SerialScope&) = delete;
+
+ private:
+  int restore_ = 0;  // the team size to restore; 0: nothing changed
+};
+
 // A value in one of oneDNN's layouts.
 class DnnlData : public NativeData {
  public:

@@ -101,6 +101,17 @@ Value valueOf(memory data, const std::vector<int64_t>& shape, std::vector<float>
   }
   return y;
 }
+
+SerialScope::SerialScope(bool serial) {
+  if (serial && omp_get_max_threads() > 1) {
+    restore_ = omp_get_max_threads();
+    omp_set_num_threads(1);
+  }
+}
+
+SerialScope::~SerialScope() {
+  if (restore_ > 0) omp_set_num_threads(restore_);
+}
 }  // namespace onednn
 
 namespace {
@@ -172,6 +183,7 @@ struct ConvPlan {
   // The module's weight and bias are in `weights` and `bias`: the interpreter's copies were
   // given back, and runs on an input of src_shape do not ask for them.
   bool released = false;
+  bool serial = false;
   dnnl::primitive conv;  // a convolution, or a deconvolution (ConvTranspose)
   memory::desc dst;
   bool dst_plain = false;
@@ -275,6 +287,7 @@ void fillForSum(const Value& addend, memory& dst) {
 
 // Runs a made plan on `x` (plain or in oneDNN's layout), adding `residual` (ConvAddReLU2d).
 Value runConvolution(ConvPlan& plan, const Value& x, const Value* residual) {
+  SerialScope scope(plan.serial);
   std::vector<float> plain_storage;
   memory dst;
   if (plan.dst_plain) {
@@ -328,6 +341,10 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
           // A ConvAct2d's activation is the module's: one post-op per plan.
           std::optional<Eltwise> post;
           if (fused == Fused::kActivation) post = postOpOf(c);
+          double flops = 2.0 * static_cast<double>(g.n * g.cout * g.oh * g.ow) *
+                         static_cast<double>(g.cin_g * g.kh * g.kw);
+          bool serial = flops < kSerialFlops;
+          SerialScope scope(serial);
           try {
             if (fused != Fused::kActivation || post) {
               made = planConvolution(g, b, fused, post.value_or(Eltwise{}), transposed);
@@ -341,6 +358,7 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
             made->use_reference = true;
           }
           made->src_shape = x.shape;
+          made->serial = serial;
           made->weight_shape = w->shape;
           made->out_shape = out_shape;
           made->has_bias = b != nullptr;
@@ -1022,21 +1040,27 @@ struct PrimitivePlan {
   dnnl::primitive primitive;
   memory::desc src, dst;
   bool use_reference = false;  // oneDNN declined the shape
+  bool serial = false;         // made and run on the calling thread (SerialScope)
 };
 
 // The plan kept in the node's state for `shape`, made by `make` (which fills everything but
-// `shape`) when the shape changes; one that oneDNN declines sends the node to the reference kernel.
+// `shape` and `serial`) when the shape changes; one that oneDNN declines sends the node to the
+// reference kernel. `elements`: how many the primitive reads, which decides `serial`.
 template <typename Make>
-PrimitivePlan& primitivePlan(const KernelContext& c, const std::vector<int64_t>& shape, Make make) {
+PrimitivePlan& primitivePlan(const KernelContext& c, const std::vector<int64_t>& shape,
+                             int64_t elements, Make make) {
   return c.plan<PrimitivePlan>([&](const PrimitivePlan& p) { return p.shape == shape; },
                                [&] {
                                  auto plan = std::make_shared<PrimitivePlan>();
+                                 bool serial = elements < kSerialElements;
+                                 SerialScope scope(serial);
                                  try {
                                    *plan = make();
                                  } catch (const dnnl::error&) {
                                    plan->use_reference = true;
                                  }
                                  plan->shape = shape;
+                                 plan->serial = serial;
                                  return plan;
                                });
 }
@@ -1044,6 +1068,7 @@ PrimitivePlan& primitivePlan(const KernelContext& c, const std::vector<int64_t>&
 // Runs the plan from x's elements into a new float32 value of `shape`, with `extra` arguments.
 Value runPlan(const PrimitivePlan& plan, const Value& x, std::vector<int64_t> shape,
               std::unordered_map<int, memory> extra = {}) {
+  SerialScope scope(plan.serial);
   Value y = Value::floats(std::move(shape), {});
   y.f.resize(static_cast<size_t>(plan.dst.get_size() / sizeof(float)));
   extra[DNNL_ARG_SRC] = memory(plan.src, engine(), const_cast<float*>(x.f.data()));
@@ -1065,7 +1090,7 @@ Kernel softmax(Kernel reference) {
     if (!fastFloat(c, x)) return reference(c);
     NormalizedExtent e = normalizedExtent(c, x);
     std::vector<int64_t> dims{e.outer, e.extent, e.inner};
-    PrimitivePlan& plan = primitivePlan(c, dims, [&] {
+    PrimitivePlan& plan = primitivePlan(c, dims, x.numel(), [&] {
       PrimitivePlan p;
       p.src = p.dst = plainDesc(dims);
       dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, p.src, 1);
@@ -1151,7 +1176,7 @@ Kernel eltwise(Kernel reference) {
     }
     if (!fastFloat(c, x)) return reference(c);
     std::vector<int64_t> key{x.numel(), static_cast<int64_t>(algorithm)};
-    PrimitivePlan& plan = primitivePlan(c, key, [&] {
+    PrimitivePlan& plan = primitivePlan(c, key, x.numel(), [&] {
       PrimitivePlan p;
       p.src = p.dst = plainDesc({x.numel()});
       dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, p.src,
@@ -1182,7 +1207,7 @@ Kernel reduction(Kernel reference) {
     }
     std::vector<int64_t> key = x.shape;
     key.insert(key.end(), kept.begin(), kept.end());
-    PrimitivePlan& plan = primitivePlan(c, key, [&] {
+    PrimitivePlan& plan = primitivePlan(c, key, x.numel(), [&] {
       PrimitivePlan p;
       p.src = plainDesc(x.shape);
       p.dst = plainDesc(kept);
@@ -1212,9 +1237,11 @@ struct LinearPlan {
   bool has_bias = false;
   bool use_fallback = false;
   bool released = false;
+  bool serial = false;
 };
 
 std::vector<Value> runLinear(const LinearPlan& plan, const Value& a) {
+  SerialScope scope(plan.serial);
   std::vector<int64_t> shape = a.shape;
   shape.back() = plan.n;
   Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
@@ -1266,6 +1293,10 @@ Kernel linear(Kernel previous, bool with_activation) {
           p->k = k;
           p->n = n;
           p->has_bias = b != nullptr;
+          p->serial =
+              2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) <
+              kSerialFlops;
+          SerialScope scope(p->serial);
           try {
             p->src = memory::desc(dimsOf({m, k}), kF32, Tag::ab);
             p->dst = memory::desc(dimsOf({m, n}), kF32, Tag::ab);

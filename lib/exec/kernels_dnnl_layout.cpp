@@ -337,13 +337,18 @@ Kernel nativeConcat(Kernel previous) {
       dnnl::concat primitive;
       memory::desc dst;
       bool use_fallback = false;
+      bool serial = false;
     };
+    int64_t elements = 1;
+    for (int64_t d : shape) elements *= d;
     ConcatPlan& plan = c.plan<ConcatPlan>(
         [&](const ConcatPlan& p) { return p.sources == descs && p.axis == axis; },
         [&] {
           auto p = std::make_shared<ConcatPlan>();
           p->sources = descs;
           p->axis = axis;
+          p->serial = elements < kSerialElements;
+          SerialScope scope(p->serial);
           try {
             dnnl::concat::primitive_desc pd(axis, descs, engine());
             p->primitive = dnnl::concat(pd);
@@ -362,6 +367,7 @@ Kernel nativeConcat(Kernel previous) {
     std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
     for (size_t k = 0; k < sources.size(); ++k)
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
+    SerialScope scope(plan.serial);
     plan.primitive.execute(stream(), args);
     stream().wait();
     return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));

@@ -234,6 +234,29 @@ TEST_CASE("Gemm and MatMul: sgemm equals the reference") {
   }
 }
 
+TEST_CASE("small primitives run on the calling thread and leave the thread count as it was") {
+  // A 1×1 convolution of 2 MFLOP runs on the team; one of 0.1 MFLOP, its Linear, softmax and
+  // concatenation on the calling thread (dnnl_common.h's SerialScope): both equal the reference,
+  // and the next kernel sees the thread count --threads set.
+  int before = fxc::exec::maxThreads();
+  fxc::exec::setThreads(2);
+  for (int64_t hw : {4, 20}) {
+    CAPTURE(hw);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Module* m = gm->addModule("m", "Conv2d");
+    m->setTensor("weight", tensor({32, 32, 1, 1}, 11));
+    m->setTensor("bias", tensor({32}, 12));
+    ir::Graph& g = gm->graph();
+    ir::Node* conv = g.callModule("m", {g.placeholder("x")});
+    ir::Node* soft = g.callFunction("torch.softmax", {conv}, {{"axis", ir::Argument(int64_t{1})}});
+    g.output(g.callFunction("torch.cat", {conv, soft}, {{"axis", ir::Argument(int64_t{1})}}));
+    checkBackendsAgree(*gm, {input({1, 32, hw, hw}, 3)});
+    CHECK(fxc::exec::maxThreads() == 2);
+  }
+  fxc::exec::setThreads(before);
+}
+
 TEST_CASE("fused convolutions in oneDNN's layout: ConvReLU2d -> ConvAddReLU2d -> MaxPool2d") {
   // Values stay in oneDNN's blocked layout between the three kernels; the output is plain.
   auto gm = std::make_unique<ir::GraphModule>();
