@@ -59,9 +59,10 @@ class Recorder : public exec::Interpreter {
  protected:
   std::vector<exec::Value> runNode(const ir::Node& node,
                                    std::vector<const exec::Value*> inputs) override {
-    auto out = exec::Interpreter::runNode(node, inputs);
+    // The shapes first: the kernel may take (move out) an input it reads last.
     Seen& s = seen[&node];
     for (const exec::Value* v : inputs) s.inputs.push_back(v ? v->shape : std::vector<int64_t>{});
+    auto out = exec::Interpreter::runNode(node, inputs);
     if (!out.empty()) s.output = out[0].shape;
     for (const auto& v : out)
       s.output_bytes += product(v.shape) * static_cast<int64_t>(ir::dtypeSize(v.dtype));

@@ -156,9 +156,11 @@ void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
   const int64_t rows = n / inner;
   const int64_t rows_per_block = std::max<int64_t>(1, (int64_t{1} << 14) / inner);
   const int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+  // Each block's odometer, allocated here: nothing may throw inside the OpenMP region.
+  std::vector<int64_t> indices(static_cast<size_t>(parallel ? blocks : 1) * rank);
   forEachBlock(parallel, blocks, [&](int64_t block) {
     const int64_t first = block * rows_per_block, last = std::min(rows, first + rows_per_block);
-    std::vector<int64_t> index(rank, 0);
+    int64_t* index = indices.data() + (parallel ? static_cast<size_t>(block) * rank : 0);
     int64_t source = offset;
     for (size_t d = rank - 1, rest = static_cast<size_t>(first); d-- > 0;) {
       index[d] = static_cast<int64_t>(rest) % shape[d];
