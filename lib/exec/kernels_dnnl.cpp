@@ -564,15 +564,12 @@ bool unpadded(const memory::desc& desc) {
   return desc.data.format_kind == dnnl_blocked && desc.data.offset0 == 0;
 }
 
-// Elementwise loops are vectorized, and split over the threads from this many elements on.
-constexpr size_t kParallelElements = 1 << 16;
-
 // body(begin, end) over [0, n): in one call below kParallelElements, else in blocks of 16k
-// elements on the thread pool.
+// elements on the thread pool (the elementwise loops are vectorized).
 template <typename Body>
 void inBlocks(size_t n, const Body& body) {
   constexpr size_t kBlock = 1 << 14;
-  if (n < kParallelElements) return body(size_t{0}, n);
+  if (n < static_cast<size_t>(kParallelElements)) return body(size_t{0}, n);
   size_t blocks = (n + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) body(b * kBlock, std::min(n, (b + 1) * kBlock));
@@ -1052,7 +1049,7 @@ PrimitivePlan& primitivePlan(const KernelContext& c, const std::vector<int64_t>&
   return c.plan<PrimitivePlan>([&](const PrimitivePlan& p) { return p.shape == shape; },
                                [&] {
                                  auto plan = std::make_shared<PrimitivePlan>();
-                                 bool serial = elements < kSerialElements;
+                                 bool serial = elements < kParallelElements;
                                  SerialScope scope(serial);
                                  try {
                                    *plan = make();

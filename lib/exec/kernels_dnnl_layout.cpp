@@ -347,7 +347,7 @@ Kernel nativeConcat(Kernel previous) {
           auto p = std::make_shared<ConcatPlan>();
           p->sources = descs;
           p->axis = axis;
-          p->serial = elements < kSerialElements;
+          p->serial = elements < kParallelElements;
           SerialScope scope(p->serial);
           try {
             dnnl::concat::primitive_desc pd(axis, descs, engine());

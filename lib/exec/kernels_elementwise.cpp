@@ -151,20 +151,6 @@ Kernel numericUnary(FF float_fn, FI int_fn) {
   };
 }
 
-// body(i) for i in [0, n): on the thread pool when `parallel`. A body that can throw (the integer
-// ops: division by zero) must run with `parallel` false, outside any OpenMP region: an exception
-// cannot leave one, and `omp parallel for if (false)` is a region all the same (std::terminate:
-// the quantization fuzzer's uint8 Mod on random data).
-template <typename Body>
-void forEachIndex(bool parallel, int64_t n, const Body& body) {
-  if (parallel) {
-#pragma omp parallel for
-    for (int64_t i = 0; i < n; ++i) body(i);
-  } else {
-    for (int64_t i = 0; i < n; ++i) body(i);
-  }
-}
-
 // out[o] = fn(x[i], y[j]) over the broadcast of x and y; a plain loop when the shapes are equal.
 template <typename T, typename F>
 std::vector<T> combineElements(const Value& a, const Value& b, const std::vector<T>& x,
@@ -173,7 +159,7 @@ std::vector<T> combineElements(const Value& a, const Value& b, const std::vector
   // Floating-point loops of many elements run on the thread pool (their fn cannot throw; the
   // integer ones can: division by zero).
   constexpr bool kParallel = std::is_floating_point_v<T>;
-  const bool parallel = kParallel && x.size() + y.size() > (size_t{1} << 16);
+  const bool parallel = kParallel && x.size() + y.size() > static_cast<size_t>(kParallelElements);
   if (a.shape == b.shape) {
     shape = a.shape;
     out.resize(x.size());

@@ -35,6 +35,27 @@ void addFastKernels(KernelTable& table);
 const std::vector<std::string>&
 nativeKernelKeys();  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
 
+// Loops over this many elements or more are split over the threads; below it, a parallel
+// region's start and end cost more than the split saves. The oneDNN primitives follow the same
+// line (dnnl_common.h's SerialScope).
+constexpr int64_t kParallelElements = 1 << 16;
+
+// body(i) for i in [0, n): on the thread pool when `parallel`. A body that can throw (the integer
+// ops: division by zero) must run with `parallel` false, outside any OpenMP region: an exception
+// cannot leave one, and `omp parallel for if (false)` is a region all the same (std::terminate:
+// the quantization fuzzer's uint8 Mod on random data).
+template <typename Body>
+void forEachIndex(bool parallel, int64_t n, const Body& body) {
+#ifdef _OPENMP
+  if (parallel) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i) body(i);
+}
+
 // Registers `kernel` under every key.
 void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel);
 // A negative axis counts from the end; throws when out of range.

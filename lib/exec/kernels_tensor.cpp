@@ -67,18 +67,6 @@ Value castTo(const Value& x, ir::DType to) {
   return y;
 }
 
-// body(k) for k in [0, count): on the thread pool when the copy is large. Copies cannot throw, so
-// they may run inside an OpenMP region.
-template <typename Body>
-void forEachBlock(bool parallel, int64_t count, const Body& body) {
-  if (parallel && count > 1) {
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < count; ++k) body(k);
-  } else {
-    for (int64_t k = 0; k < count; ++k) body(k);
-  }
-}
-
 // to[k] for the row-major index k of out_shape = from[offset + Σ index_d · out_strides_d]: a
 // transpose, slice or broadcast view of `from` made contiguous.
 template <typename T>
@@ -108,7 +96,7 @@ void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
     return;
   }
   const size_t rank = shape.size();
-  const bool parallel = n >= (int64_t{1} << 16);
+  const bool parallel = n >= kParallelElements;  // copies cannot throw
   const int64_t inner = shape[rank - 1], step = strides[rank - 1];
   // A transpose (the last axis walks the source with a stride, another axis walks it in order):
   // square tiles of those two axes, so that each source line read is used for a whole tile row
@@ -130,7 +118,7 @@ void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
     for (size_t d = 0; d + 1 < rank; ++d)
       if (d != across) others *= shape[d];
     const int64_t out_across = out_strides_of[across];
-    forEachBlock(parallel, others * bands, [&](int64_t task) {
+    forEachIndex(parallel && others * bands > 1, others * bands, [&](int64_t task) {
       int64_t band = task % bands, rest = task / bands;
       int64_t source = offset, target = 0;
       for (size_t d = rank - 1; d-- > 0;) {  // rest → the index of the other axes
@@ -158,7 +146,7 @@ void stridedCopyOf(const std::vector<T>& from, std::vector<T>& to,
   const int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
   // Each block's odometer, allocated here: nothing may throw inside the OpenMP region.
   std::vector<int64_t> indices(static_cast<size_t>(parallel ? blocks : 1) * rank);
-  forEachBlock(parallel, blocks, [&](int64_t block) {
+  forEachIndex(parallel && blocks > 1, blocks, [&](int64_t block) {
     const int64_t first = block * rows_per_block, last = std::min(rows, first + rows_per_block);
     int64_t* index = indices.data() + (parallel ? static_cast<size_t>(block) * rank : 0);
     int64_t source = offset;
