@@ -71,7 +71,14 @@ std::optional<std::vector<Value>> evaluateCall(const ir::GraphModule& gm, const 
 Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend) : gm_(gm), backend_(backend) {
   const auto& table = tableFor(backend);
   for (const ir::Node* node : gm_.graph()) {
-    Step& step = steps_[node];
+    slot_.emplace(node, steps_.size());
+    steps_.emplace_back().node = node;
+  }
+  uses_.assign(steps_.size(), 0);
+  constants_.resize(steps_.size());
+  is_constant_.assign(steps_.size(), 0);
+  for (Step& step : steps_) {
+    const ir::Node* node = step.node;
     std::string key;
     if (node->op() == ir::Opcode::kCallFunction) {
       key = node->target();
@@ -84,9 +91,45 @@ Interpreter::Interpreter(const ir::GraphModule& gm, Backend backend) : gm_(gm), 
       step.kernel = &it->second;
       step.native = takesNative(backend, key);
     }
-    step.inputs = node->inputNodes();
-    for (const ir::Node* input : step.inputs) ++uses_[input];
+    for (const ir::Node* input : node->inputNodes()) {
+      auto at = slot_.find(input);
+      if (at == slot_.end()) continue;  // not of this graph: an arg naming it is refused below
+      step.inputs.push_back(at->second);
+      ++uses_[at->second];
+    }
+    if (node->op() != ir::Opcode::kCallFunction && node->op() != ir::Opcode::kCallModule) continue;
+    auto slotOf = [&](const ir::Argument& arg) {
+      if (arg.isNode()) {
+        auto at = slot_.find(arg.toNode());
+        if (at != slot_.end()) return at->second;
+        if (step.bad_arg.empty()) {
+          step.bad_arg = "reads " + arg.toNode()->name() + ", a node of another graph";
+          step.bad_arg_internal = true;
+        }
+      } else if (!arg.isNone() && step.bad_arg.empty()) {
+        step.bad_arg = "argument " + ir::pyRepr(arg) + " is not a value";
+      }
+      return kNone;
+    };
+    if (node->target() == "operator.getitem") {
+      if (!node->args().empty()) step.args.push_back(slotOf(node->args()[0]));
+      continue;
+    }
+    for (const ir::Argument& arg : node->args()) step.args.push_back(slotOf(arg));
+    // The outer values a control-flow op's subgraphs read follow its args.
+    if (const ir::Argument* captures = node->kwarg("captures")) {
+      for (const ir::Argument& arg : captures->items()) step.args.push_back(slotOf(arg));
+    }
   }
+}
+
+Interpreter::Step& Interpreter::stepOf(const ir::Node& node) {
+  if (current_ && current_->node == &node) return *current_;
+  return steps_[slot_.at(&node)];
+}
+
+const Interpreter::Step& Interpreter::stepOf(const ir::Node& node) const {
+  return steps_[slot_.at(&node)];
 }
 
 std::vector<const ir::Node*> Interpreter::inputs() const {
@@ -103,8 +146,8 @@ std::string Interpreter::describe(const ir::Node& node, const ir::Module* module
 
 std::vector<std::string> Interpreter::unsupported() const {
   std::vector<std::string> out;
-  for (const ir::Node* node : gm_.graph()) {
-    const Step& step = steps_.at(node);
+  for (const Step& step : steps_) {
+    const ir::Node* node = step.node;
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (node->op() == ir::Opcode::kCallMethod ||
         (call && node->target() != "operator.getitem" && !step.kernel)) {
@@ -134,8 +177,8 @@ bool Interpreter::supported(std::string& missing) const {
 std::vector<std::string> Interpreter::fallbacks() const {
   std::vector<std::string> out;
   if (backend_ != Backend::kCudnn) return out;
-  for (const ir::Node* node : gm_.graph()) {
-    const Step& step = steps_.at(node);
+  for (const Step& step : steps_) {
+    const ir::Node* node = step.node;
     bool call = node->op() == ir::Opcode::kCallFunction || node->op() == ir::Opcode::kCallModule;
     if (call && node->target() != "operator.getitem" && !step.native)
       out.push_back(describe(*node, step.module));
@@ -164,7 +207,7 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
   if (int64_t limit = node_limit.load(std::memory_order_relaxed);
       limit > 0 && nodes_run.fetch_add(1, std::memory_order_relaxed) >= limit)
     throw ExecError("more than " + std::to_string(limit) + " nodes run (the process's limit)");
-  Step& step = steps_.at(&node);
+  Step& step = stepOf(node);
   const ir::Module* module = step.module;
   if (!step.kernel) {
     throw ExecError("unsupported: " + (module ? "module type " + module->type() : node.target()));
@@ -195,30 +238,40 @@ std::vector<Value> Interpreter::runNode(const ir::Node& node, std::vector<const 
 }
 
 Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
-  // Values die after their last use, as in torch.fx's interpreter.
-  std::unordered_map<const ir::Node*, size_t> uses_left = uses_;
-  std::unordered_map<const ir::Node*, std::vector<Value>> env;
-  auto valueAt = [&](const ir::Node* node) -> Value& {
-    auto constant = constants_.find(node);
-    if (constant != constants_.end()) return constant->second;
-    std::vector<Value>& produced = env.at(node);
+  // Values die after their last use, as in torch.fx's interpreter. Each node's values are in
+  // its slot; `live` says which slots hold a node's result now.
+  std::vector<size_t> uses_left = uses_;
+  std::vector<std::vector<Value>> env(steps_.size());
+  std::vector<char> live(steps_.size(), 0);
+  auto valueAt = [&](size_t slot) -> Value& {
+    if (is_constant_[slot]) return constants_[slot];
+    if (!live[slot]) throw std::logic_error(steps_[slot].node->name() + " read before it ran");
+    std::vector<Value>& produced = env[slot];
     // A kernel that gave nothing (an If whose branch returns no value) for a value read later.
-    if (produced.empty()) throw ExecError(node->name() + " produced no value");
+    if (produced.empty()) throw ExecError(steps_[slot].node->name() + " produced no value");
     return produced[0];
+  };
+  auto set = [&](size_t slot, std::vector<Value> values) {
+    env[slot] = std::move(values);
+    live[slot] = 1;
   };
   std::vector<Value> outputs;
   size_t next_input = 0;
   const ir::Node* current = nullptr;
+  std::vector<const Value*> args;
+  std::vector<size_t> sources;  // the slot of each arg; kNone: none, or a kept constant
   try {
-    for (const ir::Node* node : gm_.graph()) {
+    for (size_t slot = 0; slot < steps_.size(); ++slot) {
+      Step& step = steps_[slot];
+      const ir::Node* node = step.node;
       current = node;
       switch (node->op()) {
         case ir::Opcode::kPlaceholder:
           if (next_input >= inputs.size()) throw ExecError("missing input " + node->name());
-          env[node] = exec::outputs(std::move(inputs[next_input++]));
+          set(slot, exec::outputs(std::move(inputs[next_input++])));
           break;
         case ir::Opcode::kGetAttr: {
-          if (constants_.count(node)) break;
+          if (is_constant_[slot]) break;
           auto tensor = gm_.findTensor(node->target());
           if (!tensor) throw ExecError("no tensor " + node->target());
           Value value = fromTensor(*tensor);
@@ -227,10 +280,11 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           double bytes = static_cast<double>(value.numel()) * (value.isFloat() ? 4.0 : 8.0);
           if (constant_bytes_ + bytes <= kConstantBudget) {
             constant_bytes_ += bytes;
-            constants_.emplace(node, std::move(value));
+            constants_[slot] = std::move(value);
+            is_constant_[slot] = 1;
             tensor->releasePages();
           } else {
-            env[node] = exec::outputs(std::move(value));
+            set(slot, exec::outputs(std::move(value)));
           }
           break;
         }
@@ -241,9 +295,10 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           auto take = [&](const ir::Argument& arg) {
             if (!arg.isNode()) throw ExecError("an output is not a value");
             const ir::Node* source = arg.toNode();
-            Value& value = valueAt(source);
+            size_t from = slot_.at(source);
+            Value& value = valueAt(from);
             value.makePlain();
-            bool last = !constants_.count(source) && times[source] == 1 && uses_left[source] == 1;
+            bool last = !is_constant_[from] && times[source] == 1 && uses_left[from] == 1;
             outputs.push_back(last ? std::move(value) : value);
           };
           if (!node->args().empty()) {
@@ -257,50 +312,52 @@ Expected<std::vector<Value>> Interpreter::run(std::vector<Value> inputs) {
           break;
         }
         default: {
+          if (!step.bad_arg.empty()) {
+            if (step.bad_arg_internal) throw std::logic_error(step.bad_arg);
+            throw ExecError(step.bad_arg);
+          }
           if (node->target() == "operator.getitem") {
-            const ir::Node* source = node->args().at(0).toNode();
-            auto& produced = env.at(source);
+            size_t from = step.args.at(0);
+            if (from == kNone || !live[from]) throw std::logic_error("getitem of no value");
+            auto& produced = env[from];
             size_t index = static_cast<size_t>(node->args().at(1).toInt());
             if (index >= produced.size())
               throw ExecError("unsupported: output " + std::to_string(index) + " of " +
-                              source->name() + " (the kernel computes fewer)");
+                              steps_[from].node->name() + " (the kernel computes fewer)");
             // The last reader of a kernel's outputs takes its value; the others copy it.
-            env[node] = exec::outputs(uses_left[source] == 1 ? std::move(produced[index])
-                                                             : Value(produced[index]));
+            set(slot, exec::outputs(uses_left[from] == 1 ? std::move(produced[index])
+                                                         : Value(produced[index])));
           } else {
-            std::vector<const Value*> args;
-            std::vector<const ir::Node*> sources;  // the node of each arg; nullptr: none, constant
-            bool native = steps_.at(node).native;
-            auto pass = [&](const ir::Argument& arg) {
-              if (arg.isNode()) {
-                Value& value = valueAt(arg.toNode());
-                if (!native) value.makePlain();  // once: later readers find it plain
-                args.push_back(&value);
-                sources.push_back(constants_.count(arg.toNode()) ? nullptr : arg.toNode());
-              } else if (arg.isNone()) {
+            args.clear();
+            sources.clear();
+            for (size_t from : step.args) {
+              if (from == kNone) {
                 args.push_back(nullptr);
-                sources.push_back(nullptr);
-              } else {
-                throw ExecError("argument " + ir::pyRepr(arg) + " is not a value");
+                sources.push_back(kNone);
+                continue;
               }
-            };
-            for (const ir::Argument& arg : node->args()) pass(arg);
-            // The outer values a control-flow op's subgraphs read follow its args.
-            if (const ir::Argument* captures = node->kwarg("captures")) {
-              for (const ir::Argument& arg : captures->items()) pass(arg);
+              Value& value = valueAt(from);
+              if (!step.native) value.makePlain();  // once: later readers find it plain
+              args.push_back(&value);
+              sources.push_back(is_constant_[from] ? kNone : from);
             }
             // The kernel may keep a value this node reads last, and in one arg only.
             takeable_.assign(args.size(), false);
             for (size_t k = 0; k < args.size(); ++k) {
-              takeable_[k] = sources[k] && uses_left[sources[k]] == 1 &&
+              takeable_[k] = sources[k] != kNone && uses_left[sources[k]] == 1 &&
                              std::count(sources.begin(), sources.end(), sources[k]) == 1;
             }
-            env[node] = runNode(*node, std::move(args));
+            current_ = &step;
+            set(slot, runNode(*node, std::move(args)));
+            current_ = nullptr;
           }
         }
       }
-      for (const ir::Node* input : steps_.at(node).inputs) {
-        if (--uses_left[input] == 0) env.erase(input);
+      for (size_t input : step.inputs) {
+        if (--uses_left[input] == 0) {
+          env[input] = {};
+          live[input] = 0;
+        }
       }
     }
   } catch (const ExecError& error) {

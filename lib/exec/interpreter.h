@@ -59,27 +59,41 @@ class Interpreter {
   static std::string describe(const ir::Node& node, const ir::Module* module);
 
   // What the interpreter knows of a node, found once per model, not once per run (the graph
-  // must not change while this lives).
+  // must not change while this lives). Steps are in graph order; a node's slot is its index.
   struct Step {
+    const ir::Node* node = nullptr;
     const ir::Module* module = nullptr;  // a call_module's module
     const Kernel* kernel = nullptr;      // a call node's kernel; nullptr when none
     bool native = false;                 // the kernel takes NativeData inputs as they are
-    std::vector<ir::Node*> inputs;
-    std::any state;  // what the kernel keeps between runs (KernelContext::state)
+    // The slots of the nodes this one reads (each once), freed after their last read.
+    std::vector<size_t> inputs;
+    // A call node's values, in order: its args, then the captures a control-flow op's
+    // subgraphs read: a node's slot, kNone for None; `bad_arg` names the first that is neither.
+    std::vector<size_t> args;
+    std::string bad_arg;
+    bool bad_arg_internal = false;  // `bad_arg` is fxc's fault (a node of another graph)
+    std::any state;                 // what the kernel keeps between runs (KernelContext::state)
   };
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  // The step of `node` (the one run() is on, or else found by its slot).
+  Step& stepOf(const ir::Node& node);
+  const Step& stepOf(const ir::Node& node) const;
 
   const ir::GraphModule& gm_;
   Backend backend_;
-  std::unordered_map<const ir::Node*, Step> steps_;
-  // How many nodes read each node (copied per run, counted down to free values).
-  std::unordered_map<const ir::Node*, size_t> uses_;
+  std::vector<Step> steps_;
+  std::unordered_map<const ir::Node*, size_t> slot_;
+  // How many nodes read each slot (copied per run, counted down to free values).
+  std::vector<size_t> uses_;
   // Module tensors converted once per model, not once per run.
   std::unordered_map<const ir::Tensor*, Value> tensors_;
-  // get_attr values, likewise, up to kConstantBudget bytes.
+  // get_attr values, likewise (by slot), up to kConstantBudget bytes.
   static constexpr double kConstantBudget = 1 << 30;
-  std::unordered_map<const ir::Node*, Value> constants_;
+  std::vector<Value> constants_;
+  std::vector<char> is_constant_;
   double constant_bytes_ = 0;
-  // Set by run() for the next runNode: which of its inputs the kernel may take.
+  // Set by run() for the next runNode: its step, and which of its inputs the kernel may take.
+  Step* current_ = nullptr;
   std::vector<bool> takeable_;
 };
 
