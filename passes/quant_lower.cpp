@@ -16,7 +16,8 @@
 //   %y = QuantizeLinear(GlobalAveragePool(DequantizeLinear(%x, ...)), ...)
 //     ⇒  com.microsoft.QLinearGlobalAveragePool(%x, ...)
 //   %y = QuantizeLinear(act(conv2d(DQ(%x), DQ(%w), %b))) for act Hardswish, SiLU, Sigmoid, Tanh,
-//     LeakyReLU, GELU  ⇒  fxc.QLinearConvAct(%x, ..., %w, ..., %y_scale, %y_zp, %bq)
+//     LeakyReLU, GELU, and ReLU or a two-sided clamp where saturation does not clip for it
+//     ⇒  fxc.QLinearConvAct(%x, ..., %w, ..., %y_scale, %y_zp, %bq)
 //   %y = QuantizeLinear(f(DequantizeLinear(%x, ...)), ...)  ⇒  fxc.QLinearLookup(%x, %table)
 //     for an elementwise f (activations, BatchNorm, arithmetic with constants), the input a
 //     DequantizeLinear or a concatenation of them (then made again on the 8-bit values)
@@ -34,9 +35,11 @@
 //   arithmetic as the QDQ ops, with the add's own numpy broadcasting: exact.
 // - A clamping activation (ReLU, Hardtanh/ReLU6, torch.clamp with constant bounds) between the
 //   float op and the Q: Q(clamp(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)) for any monotone Q, so it
-//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere;
-//   an integer clamp right after the Q (torch.onnx's reduced-range fake-quantize) joins it.
-//   Exact.
+//   is dropped where saturation already clips there and becomes an integer Max/Min elsewhere
+//   (exact); an integer clamp right after the Q (torch.onnx's reduced-range fake-quantize) joins
+//   it. A convolution's ReLU or two-sided clamp that saturation does not give (a symmetric int8
+//   output's ReLU: Q(0) = 0 > −128) is applied by the convolution instead (QLinearConvAct, with
+//   activation ReLU or Hardtanh), in real units before its Q: one pass over the output, not two.
 // - MaxPool commutes with any monotone map (a QuantizeLinear), and an op that only moves
 //   elements (Flatten, Reshape, Transpose, Squeeze, Unsqueeze, Concat) with any elementwise one:
 //   exact; the op then runs on 8-bit integers. A per-tensor Q only (one scale: a per-axis Q's
@@ -491,6 +494,27 @@ class Lowering {
     auto y = scalarParams(q, 1);
     if (!y) return (why = "the output is not quantized per tensor with constants"), false;
     auto [dx, dw, x, w_scales, channels] = *operands;
+    // A ReLU or a two-sided clamp whose Q(lo), Q(hi) saturation does not give (a symmetric
+    // int8 output's ReLU) is applied by the convolution too, in real units, instead of as an
+    // integer Max/Min pass over its result: Q(clamp(v)) either way.
+    if (!fused && !transposed && activation.node) {
+      exec::QuantRange range =
+          y->dtype == ir::DType::kUInt8 ? exec::QuantRange{0, 255} : exec::QuantRange{-128, 127};
+      bool relu = activation.lo == 0.0f && activation.hi == INFINITY;
+      bool two_sided = std::isfinite(activation.lo) && std::isfinite(activation.hi);
+      bool bounded =
+          exec::quantizeValue(activation.lo, {y->scale, y->zero_point}, range) > range.min ||
+          (activation.hi < INFINITY &&
+           exec::quantizeValue(activation.hi, {y->scale, y->zero_point}, range) < range.max);
+      if (bounded && (relu || two_sided)) {
+        fused = relu ? ir::Kwargs{{"activation", ir::Argument(std::string("ReLU"))}}
+                     : ir::Kwargs{{"activation", ir::Argument(std::string("Hardtanh"))},
+                                  {"activation_min", ir::Argument(double{activation.lo})},
+                                  {"activation_max", ir::Argument(double{activation.hi})}};
+        act = activation.node;
+        activation = Activation{};
+      }
+    }
     std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,      x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1),    nodeArg(dw, 2),
                                       y->scale_node,  y->zero_point_node};
@@ -506,7 +530,13 @@ class Lowering {
                          : transposed ? "fxc.QLinearConvTranspose"
                                       : "onnx.QLinearConv";
     replaceQuantize(q, activation, target, std::move(args), std::move(kwargs), *y);
-    if (fused) gm_.graph().eraseNode(act);
+    if (fused) {
+      std::vector<ir::Node*> inputs = act->inputNodes();
+      gm_.graph().eraseNode(act);
+      for (ir::Node* input : inputs) {
+        if (input->op() == ir::Opcode::kGetAttr) eraseDead(input);  // torch.clamp's bounds
+      }
+    }
     eraseDead(conv);
     return true;
   }

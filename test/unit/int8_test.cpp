@@ -116,7 +116,8 @@ bool fastKernelTakes(const ir::GraphModule& gm, const std::vector<Value>& placeh
 
 }  // namespace
 
-TEST_CASE("QLinearConv(Transpose): oneDNN's int8 (de)convolution equals ONNX's integer arithmetic") {
+TEST_CASE(
+    "QLinearConv(Transpose): oneDNN's int8 (de)convolution equals ONNX's integer arithmetic") {
   // fxc.QLinearConvTranspose (oneDNN's deconvolution) takes QLinearConv's inputs; its weight is
   // [C_in, C_out / group, k, k] and `out_pad` its output_padding.
   struct Case {
@@ -177,9 +178,9 @@ TEST_CASE("QLinearConv(Transpose): oneDNN's int8 (de)convolution equals ONNX's i
                              {"pads", ints({c.pad, c.pad, c.pad, c.pad})},
                              {"group", ir::Argument(c.group)}};
     if (c.out_pad) attributes.emplace_back("output_padding", ints({c.out_pad, c.out_pad}));
-    ir::Node* conv = b.g().callFunction(
-        c.transposed ? "fxc.QLinearConvTranspose" : "onnx.QLinearConv", std::move(args),
-        attributes);
+    ir::Node* conv =
+        b.g().callFunction(c.transposed ? "fxc.QLinearConvTranspose" : "onnx.QLinearConv",
+                           std::move(args), attributes);
     b.g().output(conv);
     bool is_u8 = c.x_type == u8;
     std::vector<Value> inputs = {
@@ -401,7 +402,7 @@ struct ConvModel {
   int bias = 1;  // 0: none, 1: int32 at sx·sw (DequantizeLinear), 2: float constant
   int64_t w_zp = 0;
   float bias_scale_factor = 1.0f;  // 1: exactly sx·sw; else another scale
-  bool clamp = false;              // torch.clamp(-0.5, 0.9) after the (relu-less) conv
+  bool clamp = false;              // torch.clamp(-0.5, clamp_max) after the (relu-less) conv
   // An activation after the (relu-less) conv: a module type, or a function (torch.*); with
   // attributes; its result read by the Q and, when `read_twice`, by the output too.
   std::string activation = {};
@@ -410,6 +411,7 @@ struct ConvModel {
   // A transposed convolution (stride 2, output_padding 1; W [4, 8 / group, 3, 3]): 1 with
   // per-channel scales, 2 grouped with one scale, 3 grouped with per-channel scales.
   int transposed = 0;
+  float clamp_max = 0.9f;
 };
 
 std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float sy) {
@@ -418,21 +420,19 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
   ir::Node* dx =
       b->dequantize(b->quantize(x, sx, 128, ir::DType::kUInt8), sx, 128, ir::DType::kUInt8);
   int64_t group = m.transposed >= 2 ? 2 : 1, scales = m.transposed == 2 ? 1 : 8 / group;
-  Value w = randomInts(m.transposed ? std::vector<int64_t>{4, 8 / group, 3, 3}
-                                    : std::vector<int64_t>{8, 4, 3, 3},
-                       ir::DType::kInt8, -127, 127, 21);
+  Value w = randomInts(
+      m.transposed ? std::vector<int64_t>{4, 8 / group, 3, 3} : std::vector<int64_t>{8, 4, 3, 3},
+      ir::DType::kInt8, -127, 127, 21);
   Value sw = randomFloats({scales}, 0.002f, 0.01f, 22);
   ir::Node* dw = b->g().callFunction(
       "onnx.DequantizeLinear",
       {b->constant(w), b->constant(sw),
-       b->constant(
-           Value::ints({scales}, std::vector<int64_t>(scales, m.w_zp), ir::DType::kInt8))},
+       b->constant(Value::ints({scales}, std::vector<int64_t>(scales, m.w_zp), ir::DType::kInt8))},
       {{"axis", ir::Argument(int64_t{m.transposed ? 1 : 0})}});
   std::vector<ir::Argument> args = {dx, dw};
   if (m.bias == 1) {
     std::vector<float> bs(8);
-    for (size_t c = 0; c < 8; ++c)
-      bs[c] = sx * sw.f[c % sw.f.size()] * m.bias_scale_factor;
+    for (size_t c = 0; c < 8; ++c) bs[c] = sx * sw.f[c % sw.f.size()] * m.bias_scale_factor;
     args.emplace_back(b->g().callFunction(
         "onnx.DequantizeLinear",
         {b->constant(randomInts({8}, ir::DType::kInt32, -3000, 3000, 23)),
@@ -443,19 +443,19 @@ std::unique_ptr<ir::GraphModule> convModel(const ConvModel& m, float sx, float s
     args.emplace_back(b->constant(randomFloats({8}, -0.3f, 0.3f, 24)));
   }
   ir::Node* value =
-      m.transposed
-          ? b->g().callFunction("torch.nn.functional.conv_transpose2d", std::move(args),
-                                {{"kernel_shape", ints({3, 3})},
-                                 {"pads", ints({1, 1, 1, 1})},
-                                 {"strides", ints({2, 2})},
-                                 {"output_padding", ints({1, 1})},
-                                 {"group", ir::Argument(group)}})
-          : b->g().callFunction("torch.nn.functional.conv2d", std::move(args),
-                                {{"kernel_shape", ints({3, 3})},
-                                 {"pads", ints({1, 1, 1, 1})},
-                                 {"strides", ints({1, 1})}});
+      m.transposed ? b->g().callFunction("torch.nn.functional.conv_transpose2d", std::move(args),
+                                         {{"kernel_shape", ints({3, 3})},
+                                          {"pads", ints({1, 1, 1, 1})},
+                                          {"strides", ints({2, 2})},
+                                          {"output_padding", ints({1, 1})},
+                                          {"group", ir::Argument(group)}})
+                   : b->g().callFunction("torch.nn.functional.conv2d", std::move(args),
+                                         {{"kernel_shape", ints({3, 3})},
+                                          {"pads", ints({1, 1, 1, 1})},
+                                          {"strides", ints({1, 1})}});
   if (m.relu) value = b->g().callFunction("torch.relu", {value});
-  if (m.clamp) value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(0.9f)});
+  if (m.clamp)
+    value = b->g().callFunction("torch.clamp", {value, b->scale(-0.5f), b->scale(m.clamp_max)});
   if (m.activation.rfind("torch.", 0) == 0) {
     value = b->g().callFunction(m.activation, {value}, m.activation_attributes);
   } else if (!m.activation.empty()) {
@@ -478,22 +478,37 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
     const char* what;
     ConvModel model;
     int64_t lowered;
+    // The clamp applied by the convolution (QLinearConvAct, ReLU or Hardtanh), not by an
+    // integer Max/Min after a QLinearConv: where saturation alone does not clip.
+    bool clamp_in_conv = false;
   };
   const auto s8 = ir::DType::kInt8;
   std::vector<Variant> variants = {
       {"relu absorbed by saturation (uint8, zero point 0)", {}, 1},
-      {"relu kept as a Max (uint8, zero point 30)", {ir::DType::kUInt8, 30}, 1},
-      {"relu kept as a Max (int8, zero point 0)", {s8, 0}, 1},
+      {"relu in the convolution (uint8, zero point 30)", {ir::DType::kUInt8, 30}, 1, true},
+      {"relu in the convolution (int8, zero point 0)", {s8, 0}, 1, true},
       {"no relu, int8 output", {s8, -3, false}, 1},
       {"no bias", {ir::DType::kUInt8, 0, true, 0}, 1},
       {"float bias rounded to the accumulator's unit", {ir::DType::kUInt8, 0, true, 2}, 1},
-      {"int32 bias at another scale, requantized", {ir::DType::kUInt8, 5, true, 1, 0, 1.37f}, 1},
+      {"int32 bias at another scale, requantized (relu in the convolution: zero point 5)",
+       {ir::DType::kUInt8, 5, true, 1, 0, 1.37f},
+       1,
+       true},
       {"weight zero point not 0: refused", {ir::DType::kUInt8, 0, true, 1, 1}, 0},
-      {"clamp kept as a Max and a Min (int8)", {s8, 3, false, 1, 0, 1.0f, true}, 1},
+      {"clamp in the convolution (int8)", {s8, 3, false, 1, 0, 1.0f, true}, 1, true},
       {"clamp whose top saturation does (uint8)",
        {ir::DType::kUInt8, 40, false, 0, 0, 1.0f, true},
+       1,
+       true},
+      {"clamp that saturation does entirely (int8, scale 0.0035: [-0.448, 0.4445])",
+       {s8, 0, false, 1, 0, 1.0f, true},
        1},
   };
+  // A clamp from below only, not to 0: kept as an integer Max (an unbounded Hardtanh is no
+  // oneDNN post-op).
+  ConvModel one_sided{s8, 3, false, 1, 0, 1.0f, true};
+  one_sided.clamp_max = INFINITY;
+  variants.push_back({"one-sided clamp kept as a Max (int8)", one_sided, 1});
   // Transposed convolutions: fxc.QLinearConvTranspose.
   for (int transposed : {1, 2, 3}) {
     ConvModel m;
@@ -507,12 +522,22 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
   for (const Variant& v : variants) {
     std::string what = v.what;
     CAPTURE(what);
-    auto qdq = convModel(v.model, sx, sy);
-    auto lowered = convModel(v.model, sx, sy);
+    // One variant's scale puts the clamp's bounds beyond the int8 range.
+    bool saturating = std::string(v.what).rfind("clamp that saturation", 0) == 0;
+    float y_scale = saturating ? 0.0035f : sy;
+    auto qdq = convModel(v.model, sx, y_scale);
+    auto lowered = convModel(v.model, sx, y_scale);
     Lowered counts = lower(*lowered);
     CHECK(counts.conv == v.lowered);
     CHECK(counts.refused == 1 - v.lowered);
-    checkAgainstQdq(*qdq, *lowered, inputs, sy);
+    int64_t in_conv = 0, bounds = 0;
+    for (const ir::Node* node : lowered->graph()) {
+      in_conv += node->target() == "fxc.QLinearConvAct";
+      bounds += node->target() == "torch.maximum" || node->target() == "torch.minimum";
+    }
+    CHECK(in_conv == (v.clamp_in_conv ? 1 : 0));
+    CHECK(bounds == (v.model.clamp_max == INFINITY ? 1 : 0));
+    checkAgainstQdq(*qdq, *lowered, inputs, y_scale);
   }
 }
 
@@ -612,7 +637,9 @@ TEST_CASE("quant-lower: residual adds, max pooling and requantization") {
   checkAgainstQdq(*qdq, *broadcast, {x, randomFloats({1, 4, 1, 6}, -2, 2, 8)}, 0.04f, 0.0, 0.0);
 }
 
-TEST_CASE("QLinearAdd/QLinearMul: [1]-shaped scales on vectors, and C of A's type without C's zero point") {
+TEST_CASE(
+    "QLinearAdd/QLinearMul: [1]-shaped scales on vectors, and C of A's type without C's zero "
+    "point") {
   // Per-tensor parameters given as [1] tensors, operands of rank 1 and 0, int8, no zero point for
   // C: the QDQ graph with the same numbers (scalar parameters) is the oracle, on both backends.
   for (bool mul : {false, true}) {
@@ -623,9 +650,9 @@ TEST_CASE("QLinearAdd/QLinearMul: [1]-shaped scales on vectors, and C of A's typ
     ir::Node* qb = q.quantize(q.g().placeholder("b"), 0.02f, 4, s8);
     auto one = [&](float v) { return q.constant(Value::floats({1}, {v})); };
     auto zero = [&](int64_t z) { return q.constant(Value::ints({1}, {z}, s8)); };
-    q.g().output(q.g().callFunction(mul ? "com.microsoft.QLinearMul" : "com.microsoft.QLinearAdd",
-                                    {qa, one(0.05f), zero(-3), qb, one(0.02f), zero(4),
-                                     one(mul ? 0.004f : 0.06f)}));
+    q.g().output(q.g().callFunction(
+        mul ? "com.microsoft.QLinearMul" : "com.microsoft.QLinearAdd",
+        {qa, one(0.05f), zero(-3), qb, one(0.02f), zero(4), one(mul ? 0.004f : 0.06f)}));
     Builder d;
     ir::Node* da = d.dequantize(d.quantize(d.g().placeholder("a"), 0.05f, -3, s8), 0.05f, -3, s8);
     ir::Node* db = d.dequantize(d.quantize(d.g().placeholder("b"), 0.02f, 4, s8), 0.02f, 4, s8);
@@ -1043,7 +1070,8 @@ TEST_CASE("quant-lower: Q(f(DQ(x))) for an elementwise f becomes a lookup table,
        false, 0},
       {"near miss: a softmax inside",
        [](Builder& b, ir::Node* v) {
-         ir::Node* s = b.g().callFunction("torch.softmax", {v}, {{"dim", ir::Argument(int64_t{1})}});
+         ir::Node* s =
+             b.g().callFunction("torch.softmax", {v}, {{"dim", ir::Argument(int64_t{1})}});
          return b.g().callFunction("torch.relu", {s});
        },
        false, 0},
@@ -1057,12 +1085,12 @@ TEST_CASE("quant-lower: Q(f(DQ(x))) for an elementwise f becomes a lookup table,
       auto make = [&](bool read_elsewhere) {
         Builder b;
         ir::Node* x = b.g().placeholder("x");
-        ir::Node* d = b.dequantize(b.quantize(x, 0.05f, u8 ? 128 : 0, dtype), 0.05f,
-                                   u8 ? 128 : 0, dtype);
+        ir::Node* d =
+            b.dequantize(b.quantize(x, 0.05f, u8 ? 128 : 0, dtype), 0.05f, u8 ? 128 : 0, dtype);
         d->meta.shape = dims(shape);
         ir::Node* f = v.f(b, d);
-        ir::Node* y = b.dequantize(b.quantize(f, 0.04f, u8 ? 60 : -20, dtype), 0.04f,
-                                   u8 ? 60 : -20, dtype);
+        ir::Node* y =
+            b.dequantize(b.quantize(f, 0.04f, u8 ? 60 : -20, dtype), 0.04f, u8 ? 60 : -20, dtype);
         if (read_elsewhere) {  // f's result read by more than the Q: f stays
           b.g().output(ir::Argument::tuple({ir::Argument(y), ir::Argument(f)}));
         } else {
@@ -1103,10 +1131,10 @@ TEST_CASE("quant-lower: a BatchNorm after a concatenation of dequantized values 
   const auto u8 = ir::DType::kUInt8;
   auto make = [&](bool cat_read_twice) {
     auto b = std::make_unique<Builder>();
-    ir::Node* da = b->dequantize(b->quantize(b->g().placeholder("a"), 0.03f, 100, u8), 0.03f,
-                                 100, u8);
-    ir::Node* db = b->dequantize(b->quantize(b->g().placeholder("b"), 0.02f, 128, u8), 0.02f,
-                                 128, u8);
+    ir::Node* da =
+        b->dequantize(b->quantize(b->g().placeholder("a"), 0.03f, 100, u8), 0.03f, 100, u8);
+    ir::Node* db =
+        b->dequantize(b->quantize(b->g().placeholder("b"), 0.02f, 128, u8), 0.02f, 128, u8);
     da->meta.shape = dims({1, 3, 5, 6});
     db->meta.shape = dims({1, 4, 5, 6});
     ir::Node* cat =
@@ -1153,8 +1181,7 @@ TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the ref
                                  {{"kernel_shape", ints({3, 3})},
                                   {"strides", ints({1, 1})},
                                   {"pads", ints({1, 1, 1, 1})}});
-        ir::Node* table =
-            b.constant(randomInts({rows * 256}, ir::DType::kInt8, -128, 127, 91));
+        ir::Node* table = b.constant(randomInts({rows * 256}, ir::DType::kInt8, -128, 127, 91));
         ir::Kwargs kwargs;
         if (rows > 1) kwargs.emplace_back("axis", ir::Argument(int64_t{-3}));
         b.g().output(b.g().callFunction("fxc.QLinearLookup", {v, table}, kwargs));
@@ -1169,9 +1196,9 @@ TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the ref
   // The fast kernel takes a native 8-bit value (a Q's), and says a table of the wrong size.
   Builder b;
   ir::Node* q = b.quantize(b.g().placeholder("x"), 0.05f, 3, ir::DType::kUInt8);
-  b.g().output(b.g().callFunction("fxc.QLinearLookup",
-                                  {q, b.constant(randomInts({3 * 256}, ir::DType::kUInt8, 0, 255, 93))},
-                                  {{"axis", ir::Argument(int64_t{1})}}));
+  b.g().output(b.g().callFunction(
+      "fxc.QLinearLookup", {q, b.constant(randomInts({3 * 256}, ir::DType::kUInt8, 0, 255, 93))},
+      {{"axis", ir::Argument(int64_t{1})}}));
   Interpreter interpreter(*b.gm, Backend::kCpu);
   auto wrong = interpreter.run({randomFloats({1, 4, 2, 2}, -1, 1, 94)});
   REQUIRE_FALSE(wrong);
