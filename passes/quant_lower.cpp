@@ -117,6 +117,8 @@ class Lowering {
       const char* binary = nullptr;
       if (lowerConv(q, why)) {
         result_.add("conv");
+      } else if (why.empty() && lowerConvAdd(q, why)) {
+        result_.add("conv add");
       } else if (why.empty() && (binary = lowerBinary(q, add_why))) {
         result_.add(binary);
       } else if (why.empty() && lowerGlobalAveragePool(q, why)) {
@@ -538,6 +540,72 @@ class Lowering {
       }
     }
     eraseDead(conv);
+    return true;
+  }
+
+  // Q([clamp](conv2d(DQ(x), DQ(w), b) + DQ(z))), the convolution and the add read by nothing
+  // else, z of the convolution's (known) shape quantized per tensor with constants: the `trt`
+  // preset's residual block, whose add the convolution's float result keeps from QLinearAdd ⇒
+  // fxc.QLinearConvAct(x, .., w, .., s_y, z_y, b as int32, z, s_z, z_z[, activation ReLU or
+  // Hardtanh]): the sum of DQ(z) in real units, the clamp, then Q. The bias any constant, in
+  // int32 units of s_x·s_w[c] as for QLinearConv.
+  bool lowerConvAdd(ir::Node* q, std::string& why) {
+    auto [activation, sum] = activationAndValue(q);
+    if (!isCall(sum, "operator.add") || sum->args().size() != 2 || !sum->kwargs().empty())
+      return false;
+    ir::Node* conv = nodeArg(sum, 0);
+    ir::Node* dz = nodeArg(sum, 1);
+    if (!isCall(conv, "torch.nn.functional.conv2d")) std::swap(conv, dz);
+    if (!isCall(conv, "torch.nn.functional.conv2d") || !isCall(dz, "onnx.DequantizeLinear") ||
+        conv == dz)
+      return false;
+    if (!isCall(nodeArg(conv, 0), "onnx.DequantizeLinear")) return false;  // a float model's
+    if (conv->users().size() != 1 || sum->users().size() != 1)
+      return (why = "the convolution or its add has other users"), false;
+    bool relu = activation.lo == 0.0f && activation.hi == INFINITY;
+    if (activation.node && !relu && !(std::isfinite(activation.lo) && std::isfinite(activation.hi)))
+      return (why = "the clamp after the add is one-sided"), false;
+    // The add must not broadcast: both operands of the convolution's shape, known.
+    auto known = [](const ir::Node* node) {
+      return node->meta.shape && std::none_of(node->meta.shape->begin(), node->meta.shape->end(),
+                                              [](const std::string& d) { return d.empty(); });
+    };
+    if (!known(conv) || !dz->meta.shape || *dz->meta.shape != *conv->meta.shape ||
+        sum->meta.shape != conv->meta.shape)
+      return (why = "the add's operands are not both of the convolution's known shape"), false;
+    auto z = scalarParams(dz, 1);
+    if (!z || !nodeArg(dz, 0))
+      return (why = "the addend is not quantized per tensor with constants"), false;
+    auto operands = quantizedOperands(conv, why);
+    if (!operands) return false;
+    auto y = scalarParams(q, 1);
+    if (!y) return (why = "the output is not quantized per tensor with constants"), false;
+    auto [dx, dw, x, w_scales, channels] = *operands;
+    ir::Argument bias;
+    if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
+      ir::Node* integer = integerBias(nodeArg(conv, 2), x.scale, w_scales, channels, q, why);
+      if (!integer) return false;
+      bias = ir::Argument(integer);
+    }
+    std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,       x.zero_point_node,
+                                      nodeArg(dw, 0), nodeArg(dw, 1),     nodeArg(dw, 2),
+                                      y->scale_node,  y->zero_point_node, bias,
+                                      nodeArg(dz, 0), z->scale_node,      z->zero_point_node};
+    ir::Kwargs kwargs = conv->kwargs();
+    if (activation.node && relu) {
+      kwargs.emplace_back("activation", ir::Argument(std::string("ReLU")));
+    } else if (activation.node) {
+      kwargs.emplace_back("activation", ir::Argument(std::string("Hardtanh")));
+      kwargs.emplace_back("activation_min", ir::Argument(double{activation.lo}));
+      kwargs.emplace_back("activation_max", ir::Argument(double{activation.hi}));
+    }
+    ir::Node* clamp = activation.node;
+    replaceQuantize(q, Activation{}, "fxc.QLinearConvAct", std::move(args), std::move(kwargs), *y);
+    // The clamp, the add and the convolution, in that order, then the DQs and constants only
+    // they read.
+    for (ir::Node* node : {clamp, sum, conv}) {
+      if (node) eraseDead(node);
+    }
     return true;
   }
 

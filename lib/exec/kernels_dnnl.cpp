@@ -387,6 +387,7 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
 struct QConvPlan {
   std::vector<int64_t> src_shape;
   ir::DType src_type = ir::DType::kUndefined;
+  memory::desc addend;  // QLinearConvAct's 8-bit addend, as it comes (a binary post-op's source)
   bool use_reference = false;
   dnnl::primitive conv;  // a convolution, or a deconvolution (fxc.QLinearConvTranspose)
   memory::desc dst;
@@ -416,12 +417,35 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   const Value *y_scale = to_float ? nullptr : &c.input(6),
               *y_zp = to_float ? nullptr : c.optionalInput(7),
               *b = c.optionalInput(to_float ? 6 : 8);
+  bool with_activation = out == QConvOut::kInt8Activation;
   const Value* addend = to_float ? c.optionalInput(7) : nullptr;
+  // QLinearConvAct's 8-bit addend (its scale and zero point one constant each).
+  const Value* addend8 = with_activation ? c.optionalInput(9) : nullptr;
   std::string activation = to_float ? c.stringAttribute("activation", "") : "";
-  std::optional<Eltwise> post;  // QLinearConvAct's activation
-  if (out == QConvOut::kInt8Activation && !(post = postOpOf(c))) return plan;
+  std::optional<Eltwise> post;  // QLinearConvAct's activation, when it has one
+  if (with_activation && c.attribute("activation") && !(post = postOpOf(c))) return plan;
+  size_t variable = to_float ? 7 : with_activation ? 9 : c.inputCount();  // not a constant
   for (size_t k = 1; k < c.inputCount(); ++k) {
-    if (c.optionalInput(k) && !c.constantInput(k) && !(to_float && k == 7)) return plan;
+    if (c.optionalInput(k) && !c.constantInput(k) && k != variable) return plan;
+  }
+  float z_scale = 1.0f;
+  int64_t z_zp = 0;
+  if (addend8) {
+    const Value *s_z = c.optionalInput(10), *zp_z = c.optionalInput(11);
+    if (!isInt8(addend8->dtype) || addend8->shape != dimsOf({g.n, g.cout, g.oh, g.ow}) ||
+        !scalarOf(s_z, true) || !(s_z->f[0] > 0) || !std::isfinite(s_z->f[0]) ||
+        (zp_z && (!scalarOf(zp_z, false) || zp_z->dtype != addend8->dtype)))
+      return plan;
+    // With an addend: the activation scaled into the output's units after the sum (a ReLU or a
+    // clamp: f(v)/s_y = f'(v/s_y)), or the reference.
+    if (post && post->algorithm != dnnl::algorithm::eltwise_relu &&
+        post->algorithm != dnnl::algorithm::eltwise_clip_v2)
+      return plan;
+    if (post && post->algorithm == dnnl::algorithm::eltwise_relu && post->alpha != 0.0f)
+      return plan;  // a leaky ReLU
+    z_scale = s_z->f[0];
+    z_zp = zp_z ? zp_z->i[0] : 0;
+    plan->addend = memoryOf(*addend8).get_desc();
   }
   if (w.dtype != ir::DType::kInt8 || w.shape.size() != 4 || !scalarOf(&x_scale, true) ||
       (y_scale && !scalarOf(y_scale, true)) ||
@@ -438,8 +462,9 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     return plan;
   plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
   std::vector<float> scales;
-  // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op).
-  float divisor = y_scale && !post ? y_scale->f[0] : 1.0f;
+  // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op);
+  // with an addend, to its units (s_z), its sum, then one linear step to the output's units.
+  float divisor = addend8 ? z_scale : y_scale && !with_activation ? y_scale->f[0] : 1.0f;
   for (float s : w_scale.f) {
     double scale = static_cast<double>(x_scale.f[0]) * s / divisor;
     if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
@@ -461,11 +486,27 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     dnnl::post_ops ops;
     if (addend) ops.append_sum(1.0f);
     if (!activation.empty()) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-    if (post) {
+    if (addend8) {
+      // (real/s_z + z − z_z)·s_z/s_y, then the activation in the output's units.
+      double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
+      double alpha = static_cast<double>(z_scale) * inverse;
+      if (!std::isfinite(inverse) || !std::isfinite(alpha)) return plan;
+      ops.append_binary(dnnl::algorithm::binary_add, plan->addend);
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(alpha),
+                         static_cast<float>(-alpha * static_cast<double>(z_zp)));
+      if (post && post->algorithm == dnnl::algorithm::eltwise_relu)
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      if (post && post->algorithm == dnnl::algorithm::eltwise_clip_v2)
+        ops.append_eltwise(1.0f, post->algorithm, static_cast<float>(post->alpha * inverse),
+                           static_cast<float>(post->beta * inverse));
+    } else if (with_activation) {
       double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
       if (!std::isfinite(inverse)) return plan;
-      if (post->algorithm == dnnl::algorithm::eltwise_linear &&
-          post->then == dnnl::algorithm::eltwise_clip_v2) {
+      if (!post) {
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse),
+                           0.0f);
+      } else if (post->algorithm == dnnl::algorithm::eltwise_linear &&
+                 post->then == dnnl::algorithm::eltwise_clip_v2) {
         // Hardsigmoid with 1/s_y folded in: clip(α/s_y · x + β/s_y, lo/s_y, hi/s_y). oneDNN
         // 2.6's int8 convolution drops a linear post-op after linear and clip (its result was
         // the clip's, unscaled: int8_test).
@@ -524,9 +565,14 @@ Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = fa
                                                : convGeometry(c, x, c.input(3));
     if (!geometry) return onPlainInputs(reference, c);  // the reference's error
     const ConvGeometry& g = *geometry;
+    // QLinearConvAct's 8-bit addend, in the layout it comes in.
+    const Value* addend8 = out == QConvOut::kInt8Activation ? c.optionalInput(9) : nullptr;
+    memory addend8_memory = addend8 && isInt8(addend8->dtype) ? memoryOf(*addend8) : memory();
+    memory::desc addend8_desc = addend8_memory ? addend8_memory.get_desc() : memory::desc();
     QConvPlan& plan = c.plan<QConvPlan>(
         [&](const QConvPlan& kept) {
-          return kept.src_shape == x.shape && kept.src_type == x.dtype;
+          return kept.src_shape == x.shape && kept.src_type == x.dtype &&
+                 kept.addend == addend8_desc;
         },
         [&] { return planQLinearConv(c, g, x, out, transposed); });
     if (plan.use_reference) return onPlainInputs(reference, c);
@@ -539,6 +585,7 @@ Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = fa
     if (plan.bias) args[DNNL_ARG_BIAS] = plan.bias;
     if (plan.src_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = plan.src_zero_point;
     if (plan.dst_zero_point) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = plan.dst_zero_point;
+    if (addend8) args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = addend8_memory;
     plan.conv.execute(stream(), args);
     stream().wait();
     return outputs(valueOf(std::move(dst), {g.n, g.cout, g.oh, g.ow}, {}, plan.dst_type));

@@ -315,20 +315,36 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
   return outputs(std::move(y));
 }
 
-// fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B)) for an activation that is
-// no clamp: Hardswish, SiLU, ...): QLinearConv's inputs; the exact accumulator (B in it) in real
-// units (in double), the activation's reference kernel (`activation`, its activation_*
-// attributes), then QuantizeLinear's arithmetic with the output's scale and zero point.
+// fxc.QLinearConvAct (quant-lower's Q([act](conv(DQ(x), DQ(w)) + B [+ DQ(Z)])) for an
+// activation Hardswish, SiLU, ..., or a ReLU or clamp that saturation does not give): QLinearConv's
+// inputs, then optionally an 8-bit addend Z with its scale and zero point; the exact accumulator
+// (B in it) in real units (in double), plus DequantizeLinear(Z) in float (the QDQ graph's add),
+// the activation's reference kernel (`activation`, its activation_* attributes; none without
+// that attribute), then QuantizeLinear's arithmetic with the output's scale and zero point.
 std::vector<Value> quantizedConvolutionActivation(const KernelContext& c) {
   Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5),
                                  c.optionalInput(8));
   Value real = dequantizeAccumulator(acc, c.input(1), c.input(4), nullptr, 1, "output channel");
-  ir::Kwargs attributes;
-  const std::string& activation = fusedActivation(c, attributes);
-  auto it = referenceKernels().find("module:" + activation);
-  if (activation.empty() || it == referenceKernels().end())
-    throw ExecError("unsupported: QLinearConvAct with activation '" + activation + "'");
-  Value y = it->second(activationContext(c, {&real}, attributes)).at(0);
+  if (const Value* z = c.optionalInput(9)) {
+    const Value& z_scale = requireFloat(c.input(10), "the addend's scale");
+    const Value* z_zp = c.optionalInput(11);
+    if ((z->dtype != ir::DType::kInt8 && z->dtype != ir::DType::kUInt8) || z->shape != real.shape)
+      throw ExecError("the addend must be int8 or uint8 of the output's shape " +
+                      shapeText(real.shape));
+    if (z_scale.numel() != 1 || (z_zp && (z_zp->numel() != 1 || z_zp->dtype != z->dtype)))
+      throw ExecError("the addend's scale and zero point must be one number each, of its type");
+    QuantParams params{z_scale.f[0], z_zp ? z_zp->i[0] : 0};
+    for (size_t k = 0; k < real.f.size(); ++k) real.f[k] += dequantizeValue(z->i[k], params);
+  }
+  Value y = std::move(real);
+  if (c.attribute("activation")) {
+    ir::Kwargs attributes;
+    const std::string& activation = fusedActivation(c, attributes);
+    auto it = referenceKernels().find("module:" + activation);
+    if (activation.empty() || it == referenceKernels().end())
+      throw ExecError("unsupported: QLinearConvAct with activation '" + activation + "'");
+    y = it->second(activationContext(c, {&y}, attributes)).at(0);
+  }
   const Value& y_scale = requireFloat(c.input(6), "the output scale");
   const Value* y_zp = c.optionalInput(7);
   if (y_scale.numel() != 1 || (y_zp && (y_zp->numel() != 1 || y_zp->isFloat())))

@@ -431,18 +431,21 @@ class Exporter {
     setOutputs(node, *last, nullptr);
   }
 
-  // fxc.QLinearConvAct (quant-lower's Q(act(conv(DQ(x), DQ(w)) + B))) and QLinearConvTranspose
-  // (Q(conv_transpose(...))) are written as the QDQ ops they compute: DequantizeLinear of the
-  // input and of the weight (axis 0; a transposed convolution's output channels are axis 1),
-  // Conv or ConvTranspose with the bias in real units (B[c]·s_x·s_w[c], a float constant), the
-  // activation's ops (QLinearConvAct), QuantizeLinear.
+  // fxc.QLinearConvAct (quant-lower's Q([act](conv(DQ(x), DQ(w)) + B [+ DQ(Z)]))) and
+  // QLinearConvTranspose (Q(conv_transpose(...))) are written as the QDQ ops they compute:
+  // DequantizeLinear of the input and of the weight (axis 0; a transposed convolution's output
+  // channels are axis 1), Conv or ConvTranspose with the bias in real units (B[c]·s_x·s_w[c], a
+  // float constant), the Add of DequantizeLinear(Z) and the activation's ops (QLinearConvAct,
+  // where it has them), QuantizeLinear.
   void emitQuantizedConvolution(const ir::Node& node) {
     const auto& args = node.args();
     bool transposed = node.target() == "fxc.QLinearConvTranspose";
     auto refuse = [&](const std::string& why) {
       throw ModelError("node '" + node.name() + "': " + node.target().substr(4) + " " + why);
     };
-    if (args.size() < 8 || args.size() > 9) refuse("takes 8 or 9 arguments");
+    bool addend = args.size() == 12 && !transposed;  // QLinearConvAct's 8-bit addend
+    if ((args.size() < 8 || args.size() > 9) && !addend)
+      refuse(transposed ? "takes 8 or 9 arguments" : "takes 8, 9 or 12 arguments");
     auto input = [&](size_t k) { return valueOf(args[k], node); };
     auto constant = [&](size_t k) -> std::vector<double> {
       const ir::Node* at = args[k].isNode() ? args[k].toNode() : nullptr;
@@ -476,6 +479,13 @@ class Exporter {
                               conv_inputs, base + "_conv");
     writeAttributes(conv_attributes, conv, node);
     std::string result = conv.output(0);
+    if (addend) {
+      NodeProto& dz = addStep("DequantizeLinear", node.name() + "_dequantize_addend",
+                              {input(9), input(10), input(11)}, base + "_addend");
+      NodeProto& add = addStep("Add", node.name() + "_add", {result, dz.output(0)}, base + "_sum");
+      result = add.output(0);
+    }
+    if (activation == "?") refuse("with an activation that is not a name");
     if (!activation.empty()) {
       NodeProto& act =
           emitActivation(node, activation, activation_attributes, nullptr, result, base);

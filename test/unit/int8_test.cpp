@@ -271,6 +271,85 @@ TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend 
   }
 }
 
+TEST_CASE("QLinearConvAct with an 8-bit addend: oneDNN's int8 convolution equals the exact one") {
+  // Q([act](acc·s_x·s_w + DQ(z))): oneDNN sums z (a binary post-op) in its own units, then one
+  // linear step to the output's, then the ReLU or clamp. The reference: the exact accumulator in
+  // double, the float sum, the activation, Q. Within one output unit (float rounding at a tie).
+  struct Case {
+    int64_t n, cin, h, w, cout, k, stride, pad;
+    ir::DType z_type;
+    int64_t z_zp, y_zp;
+    bool per_channel, bias;
+    std::string activation;  // "", "ReLU", "Hardtanh" (-1, 2)
+  };
+  const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
+  std::vector<Case> cases = {
+      {1, 16, 14, 14, 32, 3, 1, 1, s8, 0, 0, true, true, "ReLU"},  // the trt preset's block
+      {2, 8, 9, 11, 16, 1, 2, 0, u8, 120, 10, true, true, "ReLU"},
+      {1, 16, 10, 10, 24, 3, 1, 1, s8, -5, 3, false, false, ""},
+      {1, 8, 12, 12, 8, 3, 1, 1, u8, 128, -2, true, true, "Hardtanh"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.cin);
+    CAPTURE(c.activation);
+    CAPTURE(c.z_zp);
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    ir::Node* z = b.g().placeholder("z");
+    int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1,
+            ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
+    Value sw = randomFloats({c.per_channel ? c.cout : 1}, 0.001f, 0.01f, 52);
+    if (!c.per_channel) sw.shape.clear();
+    std::vector<ir::Argument> args = {
+        x,
+        b.scale(0.02f),
+        b.zeroPoint(0, s8),
+        b.constant(randomInts({c.cout, c.cin, c.k, c.k}, s8, -127, 127, 51)),
+        b.constant(sw),
+        b.constant(Value::ints(sw.shape, std::vector<int64_t>(sw.f.size(), 0), s8)),
+        b.scale(0.04f),
+        b.zeroPoint(c.y_zp, s8),
+        c.bias ? ir::Argument(b.constant(randomInts({c.cout}, ir::DType::kInt32, -900, 900, 53)))
+               : ir::Argument(),
+        z,
+        b.scale(0.03f),
+        b.zeroPoint(c.z_zp, c.z_type)};
+    ir::Kwargs kwargs = {{"kernel_shape", ints({c.k, c.k})},
+                         {"strides", ints({c.stride, c.stride})},
+                         {"pads", ints({c.pad, c.pad, c.pad, c.pad})}};
+    if (!c.activation.empty()) kwargs.emplace_back("activation", ir::Argument(c.activation));
+    if (c.activation == "Hardtanh") {
+      kwargs.emplace_back("activation_min", ir::Argument(-1.0));
+      kwargs.emplace_back("activation_max", ir::Argument(2.0));
+    }
+    b.g().output(b.g().callFunction("fxc.QLinearConvAct", std::move(args), kwargs));
+    bool z_u8 = c.z_type == u8;
+    std::vector<Value> inputs = {
+        randomInts({c.n, c.cin, c.h, c.w}, s8, -128, 127, 54),
+        randomInts({c.n, c.cout, oh, ow}, c.z_type, z_u8 ? 0 : -128, z_u8 ? 255 : 127, 55)};
+    CHECK(fastKernelTakes(*b.gm, inputs));
+    Value want = run(*b.gm, Backend::kReference, inputs)[0];
+    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
+    REQUIRE(got.shape == want.shape);
+    REQUIRE(got.i.size() == want.i.size());
+    size_t off = 0, clipped = 0, spread = 0;
+    int64_t lo = want.i[0], hi = want.i[0];
+    for (size_t k = 0; k < want.i.size(); ++k) {
+      CHECK(std::llabs(got.i[k] - want.i[k]) <= 1);
+      off += got.i[k] != want.i[k];
+      lo = std::min(lo, want.i[k]);
+      hi = std::max(hi, want.i[k]);
+      clipped += want.i[k] == c.y_zp;
+    }
+    spread = static_cast<size_t>(hi - lo);
+    CHECK(off <= want.i.size() / 100);
+    CHECK(spread > 20);  // the values span many steps: the test sees the sum and the scales
+    // A ReLU sends about half of the values to the zero point; without one, few land there.
+    if (c.activation != "Hardtanh")
+      CHECK((clipped > want.i.size() / 4) == (c.activation == "ReLU"));
+  }
+}
+
 TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal the reference") {
   for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
     CAPTURE(static_cast<int>(dtype));
@@ -348,7 +427,7 @@ namespace {
 
 struct Lowered {
   int64_t conv = 0, add = 0, refused = 0, max_pool = 0, requantize = 0, conv_to_float = 0,
-          moved = 0, lookup = 0;
+          moved = 0, lookup = 0, conv_add = 0;
 };
 
 Lowered lower(ir::GraphModule& gm) {
@@ -367,6 +446,7 @@ Lowered lower(ir::GraphModule& gm) {
     if (what == "conv to float") counts.conv_to_float = n;
     if (what == "data movement") counts.moved = n;
     if (what == "lookup") counts.lookup = n;
+    if (what == "conv add") counts.conv_add = n;
   }
   return counts;
 }
@@ -798,7 +878,8 @@ TEST_CASE("quant-lower: a Q moves through concat, permute and reshape onto the 8
 // The trt preset's residual block: Q(relu(conv(DQ(x), DQ(w), b) + DQ(Q(y)))), the convolution's
 // result float. `shape` of the addend (a broadcast one is not fused), whether the convolution
 // has a second user (nothing fused then), whether a ReLU and a final Q follow.
-std::unique_ptr<ir::GraphModule> residualModel(bool relu, bool broadcast, bool shared, bool q) {
+std::unique_ptr<ir::GraphModule> residualModel(bool relu, bool broadcast, bool shared, bool q,
+                                               bool z_per_channel = false) {
   Builder b;
   const auto s8 = ir::DType::kInt8;
   ir::Node* x = b.g().placeholder("x");
@@ -816,7 +897,13 @@ std::unique_ptr<ir::GraphModule> residualModel(bool relu, bool broadcast, bool s
   std::vector<std::string> shape = {"2", "8", "10", "10"};
   conv->meta.shape = shape;
   conv->meta.dtype = "float32";
-  ir::Node* dy = b.dequantize(b.quantize(y, 0.03f, 0, s8), 0.03f, 0, s8);
+  ir::Node* qy = b.quantize(y, 0.03f, 0, s8);
+  ir::Node* dy = z_per_channel ? b.g().callFunction(
+                                     "onnx.DequantizeLinear",
+                                     {qy, b.constant(randomFloats({8}, 0.02f, 0.04f, 47)),
+                                      b.constant(Value::ints({8}, std::vector<int64_t>(8, 0), s8))},
+                                     {{"axis", ir::Argument(int64_t{1})}})
+                               : b.dequantize(qy, 0.03f, 0, s8);
   dy->meta.shape = broadcast ? std::vector<std::string>{"1", "8", "1", "10"} : shape;
   dy->meta.dtype = "float32";
   ir::Node* value = b.g().callFunction("operator.add", {conv, dy});
@@ -833,25 +920,36 @@ TEST_CASE("quant-lower: a convolution whose result stays float, with the residua
   std::vector<Value> inputs = {randomFloats({2, 4, 10, 10}, -2.5f, 2.5f, 44),
                                randomFloats({2, 8, 10, 10}, -3.0f, 3.0f, 45)};
   Value broadcast_y = randomFloats({1, 8, 1, 10}, -3.0f, 3.0f, 46);
+  // With a Q after the sum and an addend dequantized per tensor: one QLinearConvAct with the
+  // 8-bit addend (8-bit result); else QLinearConvToFloat (float result).
   struct Variant {
     const char* what;
-    bool relu, broadcast, shared, q;
-    int64_t remaining_adds, remaining_relus;
+    bool relu, broadcast, shared, q, z_per_channel;
+    int64_t remaining_adds, remaining_relus, conv_add;
   };
   std::vector<Variant> variants = {
-      {"add and relu fused, then Q", true, false, false, true, 0, 0},
-      {"add fused, no relu, then Q", false, false, false, true, 0, 0},
-      {"add and relu fused, float result", true, false, false, false, 0, 0},
-      {"broadcast addend: the add stays", true, true, false, true, 1, 1},
-      {"the convolution has another user: nothing fused", true, false, true, false, 1, 1},
+      {"add and relu in an 8-bit convolution, with its Q", true, false, false, true, false, 0, 0,
+       1},
+      {"add in an 8-bit convolution, no relu, with its Q", false, false, false, true, false, 0, 0,
+       1},
+      {"addend dequantized per channel: float result, then Q", true, false, false, true, true, 0, 0,
+       0},
+      {"add and relu fused, float result", true, false, false, false, false, 0, 0, 0},
+      {"broadcast addend: the add stays", true, true, false, true, false, 1, 1, 0},
+      {"the convolution has another user: nothing fused", true, false, true, false, false, 1, 1, 0},
   };
   for (const Variant& v : variants) {
     std::string what = v.what;
     CAPTURE(what);
-    auto qdq = residualModel(v.relu, v.broadcast, v.shared, v.q);
-    auto lowered = residualModel(v.relu, v.broadcast, v.shared, v.q);
+    auto qdq = residualModel(v.relu, v.broadcast, v.shared, v.q, v.z_per_channel);
+    auto lowered = residualModel(v.relu, v.broadcast, v.shared, v.q, v.z_per_channel);
     Lowered counts = lower(*lowered);
-    CHECK(counts.conv_to_float == 1);
+    CHECK(counts.conv_to_float == 1 - v.conv_add);
+    CHECK(counts.conv_add == v.conv_add);
+    int64_t eight_bit = 0;
+    for (const ir::Node* node : lowered->graph())
+      eight_bit += node->target() == "fxc.QLinearConvAct";
+    CHECK(eight_bit == v.conv_add);
     int64_t adds = 0, relus = 0, convs = 0;
     for (const ir::Node* node : lowered->graph()) {
       adds += node->target() == "operator.add";
