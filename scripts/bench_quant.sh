@@ -12,7 +12,8 @@
 # Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
 # model fxc quantize wrote (the pipeline's quant-lower: integer kernels) and ONNX Runtime's run of
 # the same QDQ file (npm onnxruntime-node, all graph optimizations: its own QDQ fusions), median
-# ms; per model, preset, batch (1, 8) and threads (1, all). Ratios: fxc int8 over ONNX Runtime
+# ms (fxc's with `bench --optimized-only`: the executed graph alone, run after run, as ONNX
+# Runtime's session is); per model, preset, batch (1, 8) and threads (1, all). Ratios: fxc int8 over ONNX Runtime
 # int8 (with their geometric mean and maximum), fxc int8 over fxc float32.
 #   scripts/bench_quant.sh [--accuracy|--speed] [--models "resnet18 resnet50 mobilenet_v2"]
 #                          [--batches "1 8"] [--runs N]
@@ -88,11 +89,11 @@ speed() {
     for batch in $batches; do
       for threads in 1 "$all"; do
         fp32=$(./build/fxc bench -q "build/big/$model.onnx" --batch "$batch" --threads "$threads" \
-          --runs "$runs" --warmup 2 --format json | field 'fused["median_ms"]')
+          --runs "$runs" --warmup 2 --optimized-only --format json | field 'fused["median_ms"]')
         for preset in trt ort-cpu; do
           file=build/quant/$model.$preset.onnx
           int8=$(./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
-            --warmup 2 --format json | field 'fused["median_ms"]')
+            --warmup 2 --optimized-only --format json | field 'fused["median_ms"]')
           ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" \
             "$threads" "$runs" | field median_ms)
           ratio=$(awk "BEGIN {print $int8 / $ort_ms}")

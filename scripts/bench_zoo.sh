@@ -3,7 +3,9 @@
 # exports, build/zoo/NAME.fold.onnx, and at batch 8 NAME.fold.b8.onnx): the classification families
 # and the transformer stacks, batch 1 and 8, one thread and all threads, all in this one script on
 # this machine. fxc runs after its
-# default execution pipeline (`fxc bench` without --pass: the "fused" column), ONNX Runtime 1.30
+# default execution pipeline (`fxc bench --optimized-only`: that graph alone, run after run, as
+# ONNX Runtime's session is; until session 16 the "fused" runs alternated with runs of the graph
+# as written, which evicted their caches), ONNX Runtime 1.30
 # (npm onnxruntime-node) with all graph optimizations, PyTorch in eager mode on the zoo's own
 # module (same random weights as the export). Prints one row per model and thread count with the
 # medians, fxc/ORT and fxc/PyTorch, and the peak resident memory of a process that loads the model
@@ -87,7 +89,7 @@ for model in $models; do
     file=$(file_of "$model" "$batch")
     for threads in $threads_list; do
       fxc_ms=$(./build/fxc bench "$file" --threads "$threads" --runs "$runs" --warmup 3 \
-        --format json 2>/dev/null | field 'fused["median_ms"]')
+        --optimized-only --format json 2>/dev/null | field 'fused["median_ms"]')
       ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" "$threads" \
         "$runs" | field median_ms)
       torch_ms=- torch_mb=- torch_ratio=-

@@ -45,6 +45,19 @@ grep -q '^fused  *2  ' "$work/out" || fail "no optimized timing without --pass: 
 for pass in quant-fold-weights quant-lower simplify conv-bn conv-add-relu conv-relu conv-act; do
   grep -q "fxc: $pass: " "$work/err" || fail "-v does not list $pass: $(cat "$work/err")"
 done
+# --optimized-only: the graph after the passes alone (no "unfused" variant, no speedup); with -O0
+# and no --pass there is no such graph: a usage error, one line, exit 2.
+"$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 3 --warmup 1 --optimized-only \
+  --format json >"$work/b.json" || fail "--optimized-only failed"
+[ "$(field fused runs)" = 3 ] || fail "--optimized-only: not 3 fused runs: $(cat "$work/b.json")"
+grep -q '"unfused"\|"speedup"' "$work/b.json" && fail "--optimized-only timed the graph as written"
+text=$("$fxc" bench -q testdata/models/resnet18_narrow.onnx --runs 2 --optimized-only) ||
+  fail "--optimized-only (text) failed"
+grep -q '^fused  *2  ' <<<"$text" && ! grep -q '^unfused\|^speedup' <<<"$text" ||
+  fail "--optimized-only (text): $text"
+"$fxc" bench testdata/models/resnet18_narrow.onnx -O0 --optimized-only >"$work/out" 2>"$work/err"
+[ $? = 2 ] && [ ! -s "$work/out" ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+  grep -q 'optimized-only' "$work/err" || fail "-O0 --optimized-only: $(cat "$work/err")"
 # --duration: at least that long in timed runs (0.3 s here), more runs than --runs asked for.
 start=$(date +%s%N)
 "$fxc" bench -q testdata/models/seed_three_adds.onnx --runs 1 --warmup 0 --duration 0.3 --format json \
