@@ -495,14 +495,14 @@ std::string countsText(const passes::PassResult& result) {
 }  // namespace
 
 void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
-  cmd.add_option(
-         "-O", flags.optimize,
-         "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
-         "simplify, conv-bn, conv-add-relu, conv-relu, linear-bias, conv-act, linear-act; -v "
-         "lists what "
-         "each did); "
-         "0: the "
-         "graph as written")
+  cmd.add_option("-O", flags.optimize,
+                 "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
+                 "simplify, conv-bn, conv-add-relu, conv-relu, linear-bias, conv-act, linear-act, "
+                 "channel-shuffle; -v "
+                 "lists what "
+                 "each did); "
+                 "0: the "
+                 "graph as written")
       ->option_text("LEVEL")
       ->check(CLI::Range(0, 1));
 }
@@ -521,6 +521,7 @@ std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec:
   if (backend != exec::Backend::kCudnn) {  // no cuDNN kernels for them
     specs.push_back("conv-act");
     specs.push_back("linear-act");
+    specs.push_back("channel-shuffle");
   }
   return parsePasses(specs);
 }

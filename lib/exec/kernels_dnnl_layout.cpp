@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -437,6 +438,167 @@ Kernel nativePermute(Kernel previous) {
 
 constexpr const char* kPermutes[] = {"torch.permute"};
 
+// The strides of a native value's layout when it has no inner blocks (a plain or channels-last
+// order of its dims: what the convolutions produce here), else nothing.
+std::optional<std::vector<int64_t>> stridesOfLayout(const memory::desc& desc) {
+  const auto& data = desc.data;
+  if (data.format_kind != dnnl_blocked || data.format_desc.blocking.inner_nblks != 0)
+    return std::nullopt;
+  return std::vector<int64_t>(data.format_desc.blocking.strides,
+                              data.format_desc.blocking.strides + data.ndims);
+}
+
+// Dense strides for `shape` that order its dims as `like` does (outermost: largest stride; ties
+// keep the dims' order): the same layout, channels-last stays channels-last.
+std::vector<int64_t> denseLike(const std::vector<int64_t>& like,
+                               const std::vector<int64_t>& shape) {
+  std::vector<size_t> order(shape.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return like[a] > like[b]; });
+  std::vector<int64_t> strides(shape.size());
+  int64_t step = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    strides[order[k]] = step;
+    step *= shape[order[k]];
+  }
+  return strides;
+}
+
+// Whether `strides` lay out [N, C, H, W] channels-last, densely (a convolution's output here).
+bool channelsLast(const std::vector<int64_t>& strides, const std::vector<int64_t>& shape) {
+  return shape.size() == 4 && strides[1] == 1 && strides[3] == shape[1] &&
+         strides[2] == shape[3] * shape[1] && strides[0] == shape[2] * shape[3] * shape[1];
+}
+
+// body(pixel) for each of `pixels` pixels of `channels` values: on the thread pool when the
+// value is large.
+template <typename Body>
+void forEachPixel(int64_t pixels, int64_t channels, const Body& body) {
+  forEachIndex(pixels * channels >= kParallelElements, pixels, body);
+}
+
+// One reorder of a native value's elements from the view `from` (of its memory) into a new
+// memory of layout `to` viewed as `to_view` (the same logical dims as `from`); the result is
+// the new memory under `to`, a value of `shape`.
+Value reorderView(const KernelContext& c, const memory& src, const memory::desc& from,
+                  const memory::desc& to, const memory::desc& to_view,
+                  const std::vector<int64_t>& shape, const Kernel& previous) {
+  NativePlan& plan = nativePlan(
+      c, [&](const NativePlan& p) { return p.src == from && p.dst == to_view; },
+      [&](NativePlan& p) {
+        p.src = from;
+        p.dst = to_view;
+        p.primitive =
+            dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to_view));
+      });
+  if (plan.use_fallback) return onPlainInputs(previous, c).at(0);
+  memory dst(to, engine());
+  memory in(from, engine(), src.get_data_handle());
+  memory out(to_view, engine(), dst.get_data_handle());
+  plan.primitive.execute(stream(), {{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}});
+  stream().wait();
+  return valueOf(std::move(dst), shape, {});
+}
+
+// Slice (steps of 1) of a value in a oneDNN layout without inner blocks (a convolution's
+// channels-last output: ShuffleNet's chunk of the shuffled channels): one reorder from the
+// window of its memory into a new memory of the same layout, kept native for the convolution
+// that reads it next. The window is the reference's (sliceWindow); anything else, and an empty
+// result, goes to the wrapped kernel.
+Kernel nativeSlice(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    if (!nativeFloat(x) || !c.state() || x.shape.empty() || x.shape.size() > 6)
+      return onPlainInputs(previous, c);
+    for (size_t k = 1; k < c.inputCount(); ++k) {  // starts, ends, axes, steps: read plain
+      if (c.optionalInput(k) && c.optionalInput(k)->native) return onPlainInputs(previous, c);
+    }
+    memory src = memoryOf(x);
+    auto strides = stridesOfLayout(src.get_desc());
+    if (!strides) return onPlainInputs(previous, c);
+    SliceWindow window = sliceWindow(c, x.shape);
+    for (size_t d = 0; d < x.shape.size(); ++d) {
+      if (window.step[d] != 1 || window.shape[d] == 0) return onPlainInputs(previous, c);
+    }
+    if (channelsLast(*strides, x.shape) && window.shape[0] == x.shape[0] &&
+        window.shape[2] == x.shape[2] && window.shape[3] == x.shape[3]) {
+      // A range of channels: one short copy per pixel (a reorder's driver costs more here).
+      int64_t channels = x.shape[1], kept = window.shape[1], first = window.begin[1];
+      memory dst(
+          memory::desc(memory::dims(window.shape.begin(), window.shape.end()), kF32, Tag::acdb),
+          engine());
+      const float* in = static_cast<const float*>(src.get_data_handle()) + first;
+      float* out = static_cast<float*>(dst.get_data_handle());
+      forEachPixel(x.shape[0] * x.shape[2] * x.shape[3], kept, [&](int64_t p) {
+        std::memcpy(out + p * kept, in + p * channels, static_cast<size_t>(kept) * sizeof(float));
+      });
+      return outputs(valueOf(std::move(dst), window.shape, {}));
+    }
+    memory::dims dims(window.shape.begin(), window.shape.end());
+    memory::desc from =
+        src.get_desc().submemory_desc(dims, memory::dims(window.begin.begin(), window.begin.end()));
+    memory::desc to(dims, kF32, denseLike(*strides, window.shape));
+    return outputs(reorderView(c, src, from, to, to, window.shape, previous));
+  };
+}
+
+constexpr const char* kSlices[] = {"onnx.Slice"};
+
+// channel_shuffle of a value in a oneDNN layout without inner blocks: one reorder between two
+// views of rank + 1, [N, g, C/g, …] over the input (channel i·(C/g) + j) and over a new memory
+// of the same layout (channel j·g + i): the result stays in the convolutions' layout.
+Kernel nativeChannelShuffle(Kernel previous) {
+  return [previous](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    int64_t groups = c.intAttribute("groups", 0);
+    if (!nativeFloat(x) || !c.state() || x.shape.size() < 2 || x.shape.size() > 5 || groups < 1 ||
+        x.shape[1] % groups != 0 || x.numel() == 0)
+      return onPlainInputs(previous, c);  // the reference's result or error
+    memory src = memoryOf(x);
+    auto in = stridesOfLayout(src.get_desc());
+    if (!in) return onPlainInputs(previous, c);
+    std::vector<int64_t> out = denseLike(*in, x.shape);
+    int64_t per_group = x.shape[1] / groups;
+    if (channelsLast(*in, x.shape)) {
+      // Each pixel's channels permuted: output j·g + i from input i·(C/g) + j.
+      int64_t channels = x.shape[1];
+      memory dst(memory::desc(memory::dims(x.shape.begin(), x.shape.end()), kF32, Tag::acdb),
+                 engine());
+      const float* from = static_cast<const float*>(src.get_data_handle());
+      float* to = static_cast<float*>(dst.get_data_handle());
+      forEachPixel(x.shape[0] * x.shape[2] * x.shape[3], channels, [&](int64_t p) {
+        const float* a = from + p * channels;
+        float* b = to + p * channels;
+        if (groups == 2) {  // ShuffleNet's: two halves interleaved
+          const float* second = a + per_group;
+          for (int64_t j = 0; j < per_group; ++j) {
+            b[2 * j] = a[j];
+            b[2 * j + 1] = second[j];
+          }
+          return;
+        }
+        for (int64_t j = 0; j < per_group; ++j)
+          for (int64_t i = 0; i < groups; ++i) b[j * groups + i] = a[i * per_group + j];
+      });
+      return outputs(valueOf(std::move(dst), x.shape, {}));
+    }
+    memory::dims dims = {x.shape[0], groups, per_group};
+    memory::dims from_strides = {(*in)[0], (*in)[1] * per_group, (*in)[1]};
+    memory::dims to_strides = {out[0], out[1], out[1] * groups};
+    for (size_t d = 2; d < x.shape.size(); ++d) {
+      dims.push_back(x.shape[d]);
+      from_strides.push_back((*in)[d]);
+      to_strides.push_back(out[d]);
+    }
+    memory::desc to(memory::dims(x.shape.begin(), x.shape.end()), kF32, out);
+    return outputs(reorderView(c, src, memory::desc(dims, kF32, from_strides), to,
+                               memory::desc(dims, kF32, to_strides), x.shape, previous));
+  };
+}
+
+constexpr const char* kChannelShuffles[] = {"torch.nn.functional.channel_shuffle"};
+
 // The activations run natively, by the keys of their kernels and their module type.
 const std::vector<std::pair<std::vector<const char*>, std::string>>& nativeActivations() {
   static const std::vector<std::pair<std::vector<const char*>, std::string>> table = {
@@ -502,6 +664,8 @@ void addLayoutKernels(KernelTable& t) {
   for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
   for (const char* key : kConcats) t[key] = nativeConcat(t.at(key));
   for (const char* key : kPermutes) t[key] = nativePermute(t.at(key));
+  for (const char* key : kSlices) t[key] = nativeSlice(t.at(key));
+  for (const char* key : kChannelShuffles) t[key] = nativeChannelShuffle(t.at(key));
 }
 
 const std::vector<std::string>& layoutKernelKeys() {
@@ -514,6 +678,8 @@ const std::vector<std::string>& layoutKernelKeys() {
     for (const char* key : kBatchNorms) out.push_back(key);
     for (const char* key : kConcats) out.push_back(key);
     for (const char* key : kPermutes) out.push_back(key);
+    for (const char* key : kSlices) out.push_back(key);
+    for (const char* key : kChannelShuffles) out.push_back(key);
     return out;
   }();
   return keys;

@@ -56,6 +56,14 @@ void forEachIndex(bool parallel, int64_t n, const Body& body) {
   for (int64_t i = 0; i < n; ++i) body(i);
 }
 
+// ONNX Slice's window over a value of `shape` (its starts, ends, axes and steps from the
+// inputs, or the attributes before opset 10, clamped as ONNX says): per axis the first index, the
+// step and the output's extent. Throws ExecError for a malformed slice.
+struct SliceWindow {
+  std::vector<int64_t> begin, step, shape;
+};
+SliceWindow sliceWindow(const KernelContext& c, const std::vector<int64_t>& shape);
+
 // Registers `kernel` under every key.
 void add(KernelTable& table, std::initializer_list<const char*> keys, const Kernel& kernel);
 // A negative axis counts from the end; throws when out of range.

@@ -274,6 +274,46 @@ Kernel gatherByBlocks(Kernel reference) {
   };
 }
 
+SliceWindow sliceWindow(const KernelContext& c, const std::vector<int64_t>& shape) {
+  size_t rank = shape.size();
+  // Inputs (opset 10+) or attributes (before).
+  bool from_inputs = c.inputCount() >= 3;
+  std::vector<int64_t> starts = from_inputs ? c.input(1).asInts() : c.intsAttribute("starts", {});
+  std::vector<int64_t> ends = from_inputs ? c.input(2).asInts() : c.intsAttribute("ends", {});
+  std::vector<int64_t> axes;
+  if (from_inputs && c.optionalInput(3))
+    axes = c.input(3).asInts();
+  else if (!from_inputs)
+    axes = c.intsAttribute("axes", {});
+  std::vector<int64_t> steps =
+      from_inputs && c.optionalInput(4) ? c.input(4).asInts() : std::vector<int64_t>{};
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    throw ExecError("starts, ends, axes and steps differ in length");
+  SliceWindow window{std::vector<int64_t>(rank, 0), std::vector<int64_t>(rank, 1), shape};
+  for (size_t k = 0; k < axes.size(); ++k) {
+    size_t a = normalizeAxis(axes[k], rank);
+    int64_t dim = shape[a], s = steps[k];
+    if (s == 0) throw ExecError("a slice step of 0");
+    int64_t lo = starts[k] < 0 ? starts[k] + dim : starts[k],
+            hi = ends[k] < 0 ? ends[k] + dim : ends[k];
+    if (s > 0) {
+      lo = std::clamp(lo, int64_t{0}, dim);
+      hi = std::clamp(hi, int64_t{0}, dim);
+      window.shape[a] = hi > lo ? (hi - lo + s - 1) / s : 0;
+    } else {
+      lo = std::clamp(lo, int64_t{-1}, dim - 1);
+      hi = std::clamp(hi, int64_t{-1}, dim - 1);
+      window.shape[a] = lo > hi ? (lo - hi - s - 1) / -s : 0;
+    }
+    window.begin[a] = lo;
+    window.step[a] = s;
+  }
+  return window;
+}
+
 void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Identity", "torch.nn.functional.dropout", "module:Identity", "module:Dropout"},
       [](const KernelContext& c) {
@@ -462,52 +502,40 @@ void addTensorKernels(KernelTable& t) {
   add(t, {"onnx.Slice"}, [](const KernelContext& c) {
     const Value& x = c.input(0);
     size_t rank = x.shape.size();
-    // Inputs (opset 10+) or attributes (before).
-    bool from_inputs = c.inputCount() >= 3;
-    std::vector<int64_t> starts = from_inputs ? c.input(1).asInts() : c.intsAttribute("starts", {});
-    std::vector<int64_t> ends = from_inputs ? c.input(2).asInts() : c.intsAttribute("ends", {});
-    std::vector<int64_t> axes;
-    if (from_inputs && c.optionalInput(3))
-      axes = c.input(3).asInts();
-    else if (!from_inputs)
-      axes = c.intsAttribute("axes", {});
-    std::vector<int64_t> steps =
-        from_inputs && c.optionalInput(4) ? c.input(4).asInts() : std::vector<int64_t>{};
-    if (axes.empty())
-      for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (starts.size() != ends.size() || axes.size() != starts.size() ||
-        steps.size() != starts.size())
-      throw ExecError("starts, ends, axes and steps differ in length");
-    std::vector<int64_t> begin(rank, 0), step(rank, 1), shape = x.shape;
-    for (size_t k = 0; k < axes.size(); ++k) {
-      size_t a = normalizeAxis(axes[k], rank);
-      int64_t dim = x.shape[a], s = steps[k];
-      if (s == 0) throw ExecError("a slice step of 0");
-      int64_t lo = starts[k] < 0 ? starts[k] + dim : starts[k],
-              hi = ends[k] < 0 ? ends[k] + dim : ends[k];
-      if (s > 0) {
-        lo = std::clamp(lo, int64_t{0}, dim);
-        hi = std::clamp(hi, int64_t{0}, dim);
-        shape[a] = hi > lo ? (hi - lo + s - 1) / s : 0;
-      } else {
-        lo = std::clamp(lo, int64_t{-1}, dim - 1);
-        hi = std::clamp(hi, int64_t{-1}, dim - 1);
-        shape[a] = lo > hi ? (lo - hi - s - 1) / -s : 0;
-      }
-      begin[a] = lo;
-      step[a] = s;
-    }
+    SliceWindow window = sliceWindow(c, x.shape);
     Value y;
     y.dtype = x.dtype;
-    y.shape = shape;
+    y.shape = window.shape;
     std::vector<int64_t> in_strides = stridesOf(x.shape), strides(rank);
     int64_t offset = 0;
     for (size_t d = 0; d < rank; ++d) {
-      strides[d] = step[d] * in_strides[d];
-      offset += begin[d] * in_strides[d];
+      strides[d] = window.step[d] * in_strides[d];
+      offset += window.begin[d] * in_strides[d];
     }
     stridedCopy(x, y, strides, offset);
+    return outputs(std::move(y));
+  });
+  // torch.nn.functional.channel_shuffle(x, groups = g) (the channel-shuffle pass's form of
+  // reshape [N, g, C/g, …] → permute (0, 2, 1, …) → reshape [N, C, …]): output channel
+  // j·g + i is input channel i·(C/g) + j; each channel's elements (the axes after it) move
+  // together.
+  add(t, {"torch.nn.functional.channel_shuffle"}, [](const KernelContext& c) {
+    const Value& x = c.input(0);
+    int64_t groups = c.intAttribute("groups", 0);
+    if (x.shape.size() < 2) throw ExecError("channel_shuffle needs a rank of 2 or more");
+    int64_t channels = x.shape[1];
+    if (groups < 1 || channels % groups != 0)
+      throw ExecError("channel_shuffle: " + std::to_string(channels) +
+                      " channels do not split into groups of " + std::to_string(groups));
+    int64_t inner = 1;
+    for (size_t d = 2; d < x.shape.size(); ++d) inner *= x.shape[d];
+    int64_t per_group = channels / groups;
+    // As a strided read: [N, C/g, g, inner] over x's [N, g, C/g, inner].
+    Value y;
+    y.dtype = x.dtype;
+    y.shape = {x.shape[0], per_group, groups, inner};
+    stridedCopy(x, y, {channels * inner, inner, per_group * inner, 1}, 0);
+    y.shape = x.shape;
     return outputs(std::move(y));
   });
   add(t, {"torch.broadcast_to"}, [](const KernelContext& c) {  // Expand

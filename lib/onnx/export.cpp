@@ -335,6 +335,7 @@ class Exporter {
     if (node.target() == "fxc.QLinearLookup") return emitLookup(node);
     if (node.target() == "fxc.QLinearConvAct" || node.target() == "fxc.QLinearConvTranspose")
       return emitQuantizedConvolution(node);
+    if (node.target() == "torch.nn.functional.channel_shuffle") return emitChannelShuffle(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -497,6 +498,52 @@ class Exporter {
     q.set_name(node.name());
     for (const std::string& name : {result, input(6), input(7)}) q.add_input(name);
     setOutputs(node, q, nullptr);
+  }
+
+  // torch.nn.functional.channel_shuffle (the channel-shuffle pass's) is written as the ops it
+  // stands for, with its input's known shape [N, C, …]: Reshape to [N, g, C/g, …], Transpose
+  // swapping axes 1 and 2, Reshape back.
+  void emitChannelShuffle(const ir::Node& node) {
+    auto refuse = [&](const std::string& why) {
+      throw ModelError("node '" + node.name() + "': channel_shuffle " + why);
+    };
+    const ir::Argument* groups_arg = node.kwarg("groups");
+    if (node.args().size() != 1 || !node.args()[0].isNode() || !groups_arg ||
+        groups_arg->kind() != ir::Argument::Kind::kInt || node.kwargs().size() != 1)
+      refuse("takes (x, groups = g)");
+    const ir::Node* x = node.args()[0].toNode();
+    std::vector<int64_t> shape;
+    for (const std::string& d : x->meta.shape ? *x->meta.shape : std::vector<std::string>{}) {
+      if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos || d.size() > 18)
+        refuse("of a value whose shape is not known");
+      shape.push_back(std::stoll(d));
+    }
+    int64_t groups = groups_arg->toInt();
+    if (shape.size() < 2 || groups < 1 || shape[1] % groups != 0)
+      refuse("of a value whose shape is not known, or with groups that do not divide its channels");
+    std::vector<int64_t> split = {shape[0], groups, shape[1] / groups};
+    split.insert(split.end(), shape.begin() + 2, shape.end());
+    std::string base = value_.at(&node);
+    auto shapeName = [&](const std::vector<int64_t>& dims, const std::string& suffix) {
+      auto tensor = madeTensor(ir::DType::kInt64, {static_cast<int64_t>(dims.size())}, dims.data(),
+                               dims.size() * sizeof(int64_t));
+      return tensorName(tensor, base + suffix);
+    };
+    NodeProto& first =
+        addStep("Reshape", node.name() + "_split",
+                {valueOf(node.args()[0], node), shapeName(split, "_split_shape")}, base + "_split");
+    std::vector<ir::Argument> perm = {ir::Argument(int64_t{0}), ir::Argument(int64_t{2}),
+                                      ir::Argument(int64_t{1})};
+    for (size_t d = 3; d < split.size(); ++d) perm.emplace_back(static_cast<int64_t>(d));
+    NodeProto& swap =
+        addStep("Transpose", node.name() + "_swap", {first.output(0)}, base + "_swapped");
+    writeAttributes({{"perm", ir::Argument::list(std::move(perm))}}, swap, node);
+    NodeProto& last = *graph_->add_node();
+    last.set_op_type("Reshape");
+    last.set_name(node.name());
+    last.add_input(swap.output(0));
+    last.add_input(shapeName(shape, "_shape"));
+    setOutputs(node, last, nullptr);
   }
 
   // fxc.QLinearLookup (quant-lower's table for Q(f(DQ(x))) with an elementwise f) is written as

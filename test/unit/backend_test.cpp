@@ -15,6 +15,7 @@
 
 #include "exec/interpreter.h"
 #include "ir/graph_module.h"
+#include "ir/lint.h"
 #include "onnx/export.h"
 #include "onnx/load.h"
 #include "onnx/trace.h"
@@ -1201,6 +1202,145 @@ TEST_CASE(
       REQUIRE_MESSAGE(got.ok(), got.error());
       REQUIRE(got.value()[0].shape == want.value()[0].shape);
       CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-6);
+    }
+  }
+}
+
+TEST_CASE(
+    "channel-shuffle: reshape, permute, reshape proved a channel shuffle; slices stay native") {
+  // x → Conv2d (channels-last on oneDNN, or a plain input) → reshape [N, g, C/g, H, W] →
+  // permute (0, 2, 1, 3, 4) → reshape [N, C, H, W] → Slice of channels (ShuffleNet's chunk) →
+  // a 1×1 Conv2d, and the other half as an output. Pure data movement: after the pass every
+  // output equals, bit for bit, what the graph as written gives on the same backend (the
+  // convolutions are the same kernels; the shuffle, the slices and their layouts are not).
+  // Near misses stay as written.
+  auto shapeTensor = [](std::vector<int64_t> values) {
+    auto t = std::make_shared<ir::Tensor>();
+    t->dtype = ir::DType::kInt64;
+    t->dims = {static_cast<int64_t>(values.size())};
+    t->setBytes(std::string(reinterpret_cast<const char*>(values.data()), values.size() * 8));
+    return t;
+  };
+  struct Case {
+    const char* what;
+    int64_t channels = 12;
+    std::vector<int64_t> split = {2, 2, 6, 5, 7}, merged = {2, 12, 5, 7}, perm = {0, 2, 1, 3, 4};
+    bool conv_first = true, known_shape = true, permute_read_twice = false;
+    int64_t shuffled = 1;
+  };
+  // Each case: g 2 after a convolution (channels-last), changed as it says.
+  auto with = [](const char* what, const std::function<void(Case&)>& change) {
+    Case k;
+    k.what = what;
+    change(k);
+    return k;
+  };
+  const std::vector<Case> cases = {
+      with("g 2 after a convolution (channels-last)", [](Case&) {}),
+      with("g 3, targets with 0 and -1",
+           [](Case& k) {
+             k.split = {0, 3, -1, 5, 7};
+             k.merged = {2, -1, 5, 7};
+           }),
+      with("g 2 of a plain input", [](Case& k) { k.conv_first = false; }),
+      with("another permutation",
+           [](Case& k) {
+             k.perm = {0, 1, 2, 4, 3};
+             k.shuffled = 0;
+           }),
+      with("the second reshape is another shape",
+           [](Case& k) {
+             k.merged = {2, 12, 7, 5};
+             k.shuffled = 0;
+           }),
+      with("the first reshape splits the width",
+           [](Case& k) {
+             k.split = {2, 12, 5, 7, 1};
+             k.shuffled = 0;
+           }),
+      with("the input's shape unknown",
+           [](Case& k) {
+             k.known_shape = false;
+             k.shuffled = 0;
+           }),
+      with("the permute read twice",
+           [](Case& k) {
+             k.permute_read_twice = true;
+             k.shuffled = 0;
+           }),
+  };
+  for (const Case& k : cases) {
+    std::string what = k.what;
+    CAPTURE(what);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Module* first = gm->addModule("a", "Conv2d");
+    first->setTensor("weight", tensor({k.channels, 4, 1, 1}, 81));
+    ir::Module* last = gm->addModule("b", "Conv2d");
+    last->setTensor("weight", tensor({8, k.channels / 2, 1, 1}, 82));
+    gm->setTensor("split", shapeTensor(k.split));
+    gm->setTensor("merged", shapeTensor(k.merged));
+    gm->setTensor("starts", shapeTensor({0}));
+    gm->setTensor("middle", shapeTensor({k.channels / 2}));
+    gm->setTensor("ends", shapeTensor({INT64_MAX}));
+    gm->setTensor("axes", shapeTensor({-3}));
+    gm->setTensor("row_start", shapeTensor({1}));
+    gm->setTensor("row_end", shapeTensor({-1}));
+    gm->setTensor("row_axis", shapeTensor({2}));
+    ir::Graph& g = gm->graph();
+    ir::Node* x = g.placeholder("x");
+    ir::Node* value = k.conv_first ? g.callModule("a", {x}) : x;
+    if (k.known_shape)
+      value->meta.shape = std::vector<std::string>{"2", std::to_string(k.channels), "5", "7"};
+    ir::Node* split = g.callFunction("torch.reshape", {value, g.getAttr("split")});
+    ir::Node* permuted = g.callFunction("torch.permute", {split}, {{"perm", ints(k.perm)}});
+    ir::Node* merged = g.callFunction("torch.reshape", {permuted, g.getAttr("merged")});
+    ir::Node* low = g.callFunction(
+        "onnx.Slice", {merged, g.getAttr("starts"), g.getAttr("middle"), g.getAttr("axes")});
+    ir::Node* high = g.callFunction(
+        "onnx.Slice", {merged, g.getAttr("middle"), g.getAttr("ends"), g.getAttr("axes")});
+    // Rows 1 to 3 of every channel: a window that is no channel range (the reorder path).
+    ir::Node* rows = g.callFunction("onnx.Slice", {merged, g.getAttr("row_start"),
+                                                   g.getAttr("row_end"), g.getAttr("row_axis")});
+    std::vector<ir::Argument> outs = {ir::Argument(g.callModule("b", {high})), ir::Argument(low),
+                                      ir::Argument(rows)};
+    if (k.permute_read_twice) outs.emplace_back(permuted);
+    g.output(ir::Argument::tuple(outs));
+    std::vector<Value> inputs = {k.conv_first ? input({2, 4, 5, 7}, 9) : input({2, 12, 5, 7}, 9)};
+    std::vector<std::vector<Value>> want;
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      auto ran = Interpreter(*gm, backend).run(inputs);
+      REQUIRE_MESSAGE(ran.ok(), ran.error());
+      want.push_back(ran.take());
+    }
+    auto request = fxc::passes::parsePassSpec("channel-shuffle");
+    REQUIRE(request.ok());
+    auto result = request.value().pass->run(*gm, request.value().options);
+    REQUIRE_MESSAGE(result.ok(), result.error());
+    int64_t shuffled = 0, shuffles = 0, permutes = 0;
+    for (const auto& [name, count] : result.value().counts)
+      shuffled += name == "shuffled" ? count : 0;
+    for (const ir::Node* node : g) {
+      shuffles += node->target() == "torch.nn.functional.channel_shuffle";
+      permutes += node->target() == "torch.permute";
+    }
+    CHECK(shuffled == k.shuffled);
+    CHECK(shuffles == k.shuffled);
+    CHECK(permutes == 1 - k.shuffled);
+    CHECK(ir::lintGraph(g, gm.get()).empty());
+    size_t b = 0;
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      CAPTURE(static_cast<int>(backend));
+      auto got = Interpreter(*gm, backend).run(inputs);
+      REQUIRE_MESSAGE(got.ok(), got.error());
+      REQUIRE(got.value().size() == want[b].size());
+      for (size_t o = 0; o < want[b].size(); ++o) {
+        Value& w = want[b][o];
+        Value& v = got.value()[o];
+        REQUIRE(v.shape == w.shape);
+        CHECK(v.f == w.f);
+      }
+      ++b;
     }
   }
 }
