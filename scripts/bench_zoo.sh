@@ -88,8 +88,8 @@ for model in $models; do
   for batch in $batches; do
     file=$(file_of "$model" "$batch")
     for threads in $threads_list; do
-      fxc_ms=$(./build/fxc bench "$file" --threads "$threads" --runs "$runs" --warmup 3 \
-        --optimized-only --format json 2>/dev/null | field 'fused["median_ms"]')
+      fxc_ms=$(./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" --warmup 3 \
+        --optimized-only --format json | field 'fused["median_ms"]')
       ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" "$threads" \
         "$runs" | field median_ms)
       torch_ms=- torch_mb=- torch_ratio=-
