@@ -438,12 +438,16 @@ Kernel nativePermute(Kernel previous) {
 
 constexpr const char* kPermutes[] = {"torch.permute"};
 
-// The strides of a native value's layout when it has no inner blocks (a plain or channels-last
-// order of its dims: what the convolutions produce here), else nothing.
+// The strides of a native value's layout when it has no inner blocks, padding or offset (a plain
+// or channels-last order of its dims: what the convolutions produce here), else nothing.
 std::optional<std::vector<int64_t>> stridesOfLayout(const memory::desc& desc) {
   const auto& data = desc.data;
-  if (data.format_kind != dnnl_blocked || data.format_desc.blocking.inner_nblks != 0)
+  if (data.format_kind != dnnl_blocked || data.format_desc.blocking.inner_nblks != 0 ||
+      data.offset0 != 0)
     return std::nullopt;
+  for (int d = 0; d < data.ndims; ++d) {
+    if (data.padded_dims[d] != data.dims[d] || data.padded_offsets[d] != 0) return std::nullopt;
+  }
   return std::vector<int64_t>(data.format_desc.blocking.strides,
                               data.format_desc.blocking.strides + data.ndims);
 }
