@@ -29,18 +29,6 @@ bool isCall(const ir::Node* node, const char* target) {
   return node && node->op() == ir::Opcode::kCallFunction && node->target() == target;
 }
 
-// The node's dimensions when every one is known.
-std::optional<std::vector<int64_t>> knownShape(const ir::Node* node) {
-  if (!node->meta.shape) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const std::string& d : *node->meta.shape) {
-    if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos || d.size() > 18)
-      return std::nullopt;
-    dims.push_back(std::stoll(d));
-  }
-  return dims;
-}
-
 // The values of a constant (get_attr) node, when it holds whole numbers.
 std::optional<std::vector<int64_t>> constantInts(const ir::GraphModule& gm, const ir::Node* node) {
   if (!node || node->op() != ir::Opcode::kGetAttr) return std::nullopt;
@@ -93,7 +81,7 @@ std::optional<int64_t> shuffleGroups(const ir::GraphModule& gm, const ir::Node* 
       !first->args()[0].isNode() || !first->args()[1].isNode())
     return std::nullopt;
   const ir::Node* x = first->args()[0].toNode();
-  auto shape = knownShape(x);
+  auto shape = ir::knownDims(x->meta.shape);
   if (!shape || shape->size() < 2) return (why = "the input's shape is not known"), std::nullopt;
   auto split = constantInts(gm, first->args()[1].toNode());
   auto merged = constantInts(gm, last->args()[1].toNode());

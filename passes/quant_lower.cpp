@@ -543,6 +543,12 @@ class Lowering {
     return true;
   }
 
+  // Whether the node's shape is known in every dimension (a symbol equals only itself).
+  static bool knownShape(const ir::Node* node) {
+    return node->meta.shape && std::none_of(node->meta.shape->begin(), node->meta.shape->end(),
+                                            [](const std::string& d) { return d.empty(); });
+  }
+
   // Q([clamp](conv2d(DQ(x), DQ(w), b) + DQ(z))), the convolution and the add read by nothing
   // else, z of the convolution's (known) shape quantized per tensor with constants: the `trt`
   // preset's residual block, whose add the convolution's float result keeps from QLinearAdd ⇒
@@ -566,11 +572,7 @@ class Lowering {
     if (activation.node && !relu && !(std::isfinite(activation.lo) && std::isfinite(activation.hi)))
       return (why = "the clamp after the add is one-sided"), false;
     // The add must not broadcast: both operands of the convolution's shape, known.
-    auto known = [](const ir::Node* node) {
-      return node->meta.shape && std::none_of(node->meta.shape->begin(), node->meta.shape->end(),
-                                              [](const std::string& d) { return d.empty(); });
-    };
-    if (!known(conv) || !dz->meta.shape || *dz->meta.shape != *conv->meta.shape ||
+    if (!knownShape(conv) || !dz->meta.shape || *dz->meta.shape != *conv->meta.shape ||
         sum->meta.shape != conv->meta.shape)
       return (why = "the add's operands are not both of the convolution's known shape"), false;
     auto z = scalarParams(dz, 1);
@@ -641,9 +643,7 @@ class Lowering {
     }
     // The addend must have the convolution's shape: both known, dimension by dimension (a
     // symbol equals only itself), so the add does not broadcast.
-    bool known =
-        conv->meta.shape && std::none_of(conv->meta.shape->begin(), conv->meta.shape->end(),
-                                         [](const std::string& d) { return d.empty(); });
+    bool known = knownShape(conv);
     std::vector<ir::Node*> fused = {conv};
     ir::Argument addend = ir::Argument();
     auto only_user = [](ir::Node* node) {

@@ -34,6 +34,18 @@ inline bool isSymbolicDim(const std::string& dim) {
   return dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos;
 }
 
+// A Meta::shape's dimensions as numbers when every one is known (and fits int64), else nothing.
+inline std::optional<std::vector<int64_t>> knownDims(
+    const std::optional<std::vector<std::string>>& shape) {
+  if (!shape) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const std::string& d : *shape) {
+    if (isSymbolicDim(d) || d.size() > 18) return std::nullopt;
+    dims.push_back(std::stoll(d));
+  }
+  return dims;
+}
+
 // A graph-valued attribute of a node, as its own GraphModule (see Meta::subgraphs).
 struct Subgraph {
   std::string attribute;                     // "then_branch", "body", ...

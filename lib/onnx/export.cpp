@@ -512,12 +512,9 @@ class Exporter {
         groups_arg->kind() != ir::Argument::Kind::kInt || node.kwargs().size() != 1)
       refuse("takes (x, groups = g)");
     const ir::Node* x = node.args()[0].toNode();
-    std::vector<int64_t> shape;
-    for (const std::string& d : x->meta.shape ? *x->meta.shape : std::vector<std::string>{}) {
-      if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos || d.size() > 18)
-        refuse("of a value whose shape is not known");
-      shape.push_back(std::stoll(d));
-    }
+    auto known = ir::knownDims(x->meta.shape);
+    if (!known) refuse("of a value whose shape is not known");
+    const std::vector<int64_t>& shape = *known;
     int64_t groups = groups_arg->toInt();
     if (shape.size() < 2 || groups < 1 || shape[1] % groups != 0)
       refuse("of a value whose shape is not known, or with groups that do not divide its channels");
