@@ -517,7 +517,7 @@ class Exporter {
     const std::vector<int64_t>& shape = *known;
     int64_t groups = groups_arg->toInt();
     if (shape.size() < 2 || groups < 1 || shape[1] % groups != 0)
-      refuse("of a value whose shape is not known, or with groups that do not divide its channels");
+      refuse("of a value without channels, or with groups that do not divide them");
     std::vector<int64_t> split = {shape[0], groups, shape[1] / groups};
     split.insert(split.end(), shape.begin() + 2, shape.end());
     std::string base = value_.at(&node);

@@ -1342,6 +1342,31 @@ TEST_CASE(
       }
       ++b;
     }
+    // Export writes the shuffle back as Reshape, Transpose, Reshape; read back as plain ops
+    // (no recognition) on the reference kernels, the outputs are the same bits. (No checker
+    // here: the graph made in C++ has no types for its input and outputs.)
+    auto exported = fxc::onnx::exportModel(*gm);
+    REQUIRE_MESSAGE(exported.ok(), exported.error());
+    exported.value().materialize();
+    std::string bytes;
+    REQUIRE(exported.value().proto->SerializeToString(&bytes));
+    auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
+    REQUIRE_MESSAGE(loaded.ok(), loaded.error());
+    fxc::onnx::TraceOptions options;
+    options.recognize = false;
+    auto again = fxc::onnx::trace(loaded.take(), options);
+    REQUIRE_MESSAGE(again.ok(), again.error());
+    int64_t transposes = 0;
+    for (const ir::Node* node : again.value()->graph())
+      transposes += node->target() == "torch.permute" || node->target() == "onnx.Transpose";
+    CHECK(transposes == 1);
+    auto read_back = Interpreter(*again.value(), Backend::kReference).run(inputs);
+    REQUIRE_MESSAGE(read_back.ok(), read_back.error());
+    REQUIRE(read_back.value().size() == want[0].size());
+    for (size_t o = 0; o < want[0].size(); ++o) {
+      REQUIRE(read_back.value()[o].shape == want[0][o].shape);
+      CHECK(read_back.value()[o].f == want[0][o].f);
+    }
   }
 }
 
