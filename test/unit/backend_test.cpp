@@ -110,6 +110,22 @@ void checkBackendsAgree(const ir::GraphModule& gm, std::vector<Value> inputs) {
   }
 }
 
+// The module exported to ONNX and traced again without recognition (every op as written).
+std::unique_ptr<ir::GraphModule> exportAndReadBack(const ir::GraphModule& gm) {
+  auto exported = fxc::onnx::exportModel(gm);
+  REQUIRE_MESSAGE(exported.ok(), exported.error());
+  exported.value().materialize();
+  std::string bytes;
+  REQUIRE(exported.value().proto->SerializeToString(&bytes));
+  auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
+  REQUIRE_MESSAGE(loaded.ok(), loaded.error());
+  fxc::onnx::TraceOptions options;
+  options.recognize = false;
+  auto again = fxc::onnx::trace(loaded.take(), options);
+  REQUIRE_MESSAGE(again.ok(), again.error());
+  return again.take();
+}
+
 }  // namespace
 
 TEST_CASE("convolution: oneDNN equals the reference over strides, pads, groups, dilations") {
@@ -1121,18 +1137,8 @@ TEST_CASE(
       }
       // Export writes MatMul (through a Transpose when transB), Add and the activation's ops;
       // read back as plain ops (no recognition), they compute the same.
-      auto exported = fxc::onnx::exportModel(*fused);
-      REQUIRE_MESSAGE(exported.ok(), exported.error());
-      exported.value().materialize();
-      std::string bytes;
-      REQUIRE(exported.value().proto->SerializeToString(&bytes));
-      auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
-      REQUIRE_MESSAGE(loaded.ok(), loaded.error());
-      fxc::onnx::TraceOptions options;
-      options.recognize = false;
-      auto again = fxc::onnx::trace(loaded.take(), options);
-      REQUIRE_MESSAGE(again.ok(), again.error());
-      auto got = Interpreter(*again.value(), Backend::kReference).run(inputs);
+      auto again = exportAndReadBack(*fused);
+      auto got = Interpreter(*again, Backend::kReference).run(inputs);
       REQUIRE_MESSAGE(got.ok(), got.error());
       CHECK(normalizedError(got.value()[0], want.value()[0]) < 1e-6);
     }
@@ -1345,22 +1351,12 @@ TEST_CASE(
     // Export writes the shuffle back as Reshape, Transpose, Reshape; read back as plain ops
     // (no recognition) on the reference kernels, the outputs are the same bits. (No checker
     // here: the graph made in C++ has no types for its input and outputs.)
-    auto exported = fxc::onnx::exportModel(*gm);
-    REQUIRE_MESSAGE(exported.ok(), exported.error());
-    exported.value().materialize();
-    std::string bytes;
-    REQUIRE(exported.value().proto->SerializeToString(&bytes));
-    auto loaded = fxc::onnx::parseModel(bytes.data(), bytes.size(), ".");
-    REQUIRE_MESSAGE(loaded.ok(), loaded.error());
-    fxc::onnx::TraceOptions options;
-    options.recognize = false;
-    auto again = fxc::onnx::trace(loaded.take(), options);
-    REQUIRE_MESSAGE(again.ok(), again.error());
+    auto again = exportAndReadBack(*gm);
     int64_t transposes = 0;
-    for (const ir::Node* node : again.value()->graph())
+    for (const ir::Node* node : again->graph())
       transposes += node->target() == "torch.permute" || node->target() == "onnx.Transpose";
     CHECK(transposes == 1);
-    auto read_back = Interpreter(*again.value(), Backend::kReference).run(inputs);
+    auto read_back = Interpreter(*again, Backend::kReference).run(inputs);
     REQUIRE_MESSAGE(read_back.ok(), read_back.error());
     REQUIRE(read_back.value().size() == want[0].size());
     for (size_t o = 0; o < want[0].size(); ++o) {
