@@ -1,14 +1,20 @@
-// conv-relu, conv-add-relu, conv-act, linear-act and linear-bias: fuse a 2-D convolution with the
-// ReLU after it, or with a residual add and the ReLU after that (a ResNet block's tail), or a
-// convolution or a Linear with the activation after it, or a Linear without bias with the add of
-// a constant vector after it, into one module that a backend runs as one kernel (oneDNN post-ops
-// or bias on the CPU).
+// conv-relu, conv-add-relu, conv-act, linear-act, linear-bias and bn-relu: fuse a 2-D convolution
+// with the ReLU after it, or with a residual add and the ReLU after that (a ResNet block's tail),
+// or a convolution or a Linear with the activation after it, or a Linear without bias with the add
+// of a constant vector after it, or a BatchNorm2d with the ReLU after it, into one module that a
+// backend runs as one kernel (oneDNN post-ops or bias on the CPU).
 //
 //   %c = conv(%x);  %y = relu(%c)                   ⇒   %y = conv_relu(%x)         ConvReLU2d
 //   %c = conv(%x);  %s = %c + %r;  %y = relu(%s)    ⇒   %y = conv_add_relu(%x, %r) ConvAddReLU2d
 //   %c = conv(%x);  %y = act(%c)                    ⇒   %y = conv_act(%x)          ConvAct2d
 //   %l = linear(%x);  %y = act(%l)                  ⇒   %y = linear_act(%x)        LinearAct
 //   %l = linear(%x);  %y = %l + b                   ⇒   %y = linear(%x), bias b    Linear
+//   %n = batch_norm(%x);  %y = relu(%n)             ⇒   %y = bn_relu(%x)           BNReLU2d
+//
+// bn-relu is for the BatchNorm that conv-bn cannot fold: one that reads no convolution
+// (DenseNet's, on a concatenation: BatchNorm → ReLU → Conv). It fuses only a BatchNorm in
+// inference mode (training_mode 0, is_test 1, spatial 1; any other attribute than epsilon and
+// momentum refuses), so the fused module is the affine map and the ReLU, nothing else.
 //
 // linear-bias: the exporter writes a Linear layer inside a larger module (PyTorch's
 // MultiheadAttention's in_proj) as MatMul, then Add of the bias: the frontend makes the MatMul a
@@ -25,11 +31,11 @@
 //
 // The fused node keeps the conv's name and module (retyped, as torch.ao.nn.intrinsic does) and
 // the ReLU's output name; export writes it back as the plain ops (Conv, Add, Relu; a LinearAct
-// as MatMul, Add, activation). The patterns (ir::Pattern) hold only where the conv's and the
-// add's outputs have no other users, the conv is exactly a Conv2d, its module called once and
-// one ONNX op (a Linear: called once, any number of ops: export writes it from its module);
-// conv-add-relu refuses (reason at -v) when the add's operands are not known to have equal
-// shapes.
+// as MatMul, Add, activation; a BNReLU2d as BatchNormalization, Relu). The patterns (ir::Pattern)
+// hold only where the conv's and the add's outputs have no other users, the conv is exactly a
+// Conv2d, its module called once and one ONNX op (a Linear: called once, any number of ops: export
+// writes it from its module); conv-add-relu refuses (reason at -v) when the add's operands are not
+// known to have equal shapes.
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -83,7 +89,7 @@ bool plainLinear(const ir::Module& module) {
   return true;
 }
 
-enum class Fusion { kRelu, kAddRelu, kActivation, kLinearActivation, kLinearBias };
+enum class Fusion { kRelu, kAddRelu, kActivation, kLinearActivation, kLinearBias, kBnRelu };
 
 class ConvReluFuser {
  public:
@@ -154,10 +160,18 @@ class ConvReluFuser {
       patterns_.push_back(std::move(clamp));
       return;
     }
-    // relu(conv(x)) and relu(conv(x) + r), the ReLU a function or a module.
+    // relu(conv(x)), relu(conv(x) + r) and relu(batch_norm(x)), the ReLU a function or a module.
+    // The BatchNorm: its module called once, one ONNX op (its attributes checked in fuseBn).
+    ir::OpOptions bn_options{false, [this](const ir::GraphModule&, const ir::Node& node) {
+                               return node.kwargs().empty() && node.args().size() == 1 &&
+                                      calls_[node.target()] == 1 && node.meta.source_ops <= 1;
+                             }};
     for (bool module_relu : {false, true}) {
       ir::Pattern p;
-      int conv = p.label(p.module("Conv2d", {p.input("x")}, conv_options), "conv");
+      int conv =
+          p.label(fusion == Fusion::kBnRelu ? p.module("BatchNorm2d", {p.input("x")}, bn_options)
+                                            : p.module("Conv2d", {p.input("x")}, conv_options),
+                  "conv");
       int value =
           with_add_
               ? p.label(p.op("operator.add", {conv, p.input("residual")}, {true, nullptr}), "add")
@@ -182,6 +196,7 @@ class ConvReluFuser {
       if (!match) continue;  // not a ReLU of a convolution: nothing to report
       why = fusion_ == Fusion::kAddRelu      ? fuseAdd(*match)
             : fusion_ == Fusion::kRelu       ? fuse(*match)
+            : fusion_ == Fusion::kBnRelu     ? fuseBn(*match)
             : fusion_ == Fusion::kLinearBias ? fuseBias(*match)
                                              : fuseActivation(*match);
       if (why.empty()) {
@@ -207,6 +222,8 @@ class ConvReluFuser {
         return "linear-act";
       case Fusion::kLinearBias:
         return "linear-bias";
+      case Fusion::kBnRelu:
+        return "bn-relu";
     }
     return "";
   }
@@ -228,6 +245,29 @@ class ConvReluFuser {
 
   std::string fuse(const ir::Match& match) {
     replace(match.node("conv"), match.output, "ConvReLU2d");
+    return "";
+  }
+
+  // A BatchNorm in inference mode: its output the affine map of its input, channel by channel.
+  std::string fuseBn(const ir::Match& match) {
+    ir::Node* bn = match.node("conv");
+    const ir::Module* module = gm_.findModule(bn->target());
+    if (!module) return "the BatchNorm's module is missing";
+    for (const auto& [key, value] : module->attributes()) {
+      using K = ir::Argument::Kind;
+      bool is_int = value.kind() == K::kInt;
+      if ((key == "epsilon" || key == "momentum") && value.kind() == K::kFloat) continue;
+      if ((key == "training_mode" && is_int && value.toInt() == 0) ||
+          (key == "is_test" && is_int && value.toInt() != 0) ||
+          (key == "spatial" && is_int && value.toInt() == 1))
+        continue;
+      return "the BatchNorm has attribute '" + key + "' " + ir::pyRepr(value) +
+             " (training mode, or one bn-relu does not carry)";
+    }
+    for (const char* name : {"weight", "bias", "running_mean", "running_var"}) {
+      if (!module->tensor(name)) return std::string("the BatchNorm has no ") + name;
+    }
+    replace(bn, match.output, "BNReLU2d");
     return "";
   }
 
@@ -378,6 +418,14 @@ RegisterPass linear_act{
      [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
        return ConvReluFuser(gm, Fusion::kLinearActivation).run();
      }}};
+
+RegisterPass bn_relu{{"bn-relu",
+                      "fuses a BatchNorm2d in inference mode with the ReLU after it (BNReLU2d: one "
+                      "kernel; DenseNet's BatchNorm -> ReLU on a concatenation)",
+                      {},
+                      [](ir::GraphModule& gm, const Options&) -> Expected<PassResult> {
+                        return ConvReluFuser(gm, Fusion::kBnRelu).run();
+                      }}};
 
 RegisterPass linear_bias{
     {"linear-bias",

@@ -162,7 +162,7 @@ bool shapedByShapesAlone(std::string_view op) {
 // a convolution's or a Linear's.
 bool isFxcModule(const std::string& type) {
   return type == "ConvReLU2d" || type == "ConvAddReLU2d" || type == "ConvAct2d" ||
-         type == "LinearAct" || type == "SiLU" || type == "MinMaxObserver" ||
+         type == "LinearAct" || type == "BNReLU2d" || type == "SiLU" || type == "MinMaxObserver" ||
          type == "HistogramObserver";
 }
 

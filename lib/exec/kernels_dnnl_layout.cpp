@@ -218,8 +218,9 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
 }
 
 // BatchNormalization in inference mode as oneDNN's (global statistics, scale and shift) on the
-// input's own layout: plain, or native (the output keeps it). Training mode, and parameters
-// other than one float32 per channel, go to the reference kernel.
+// input's own layout: plain, or native (the output keeps it); with `relu` (BNReLU2d), the ReLU
+// in the same pass (oneDNN's fuse_norm_relu). Training mode, and parameters other than one
+// float32 per channel, go to the reference kernel.
 struct BatchNormPlan {
   memory::desc src;
   float eps = 0;
@@ -228,8 +229,8 @@ struct BatchNormPlan {
   bool use_fallback = false;
 };
 
-Kernel batchNormalization(Kernel reference) {
-  return [reference](const KernelContext& c) -> std::vector<Value> {
+Kernel batchNormalization(Kernel reference, bool relu) {
+  return [reference, relu](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     bool training = c.intAttribute("training_mode", 0) != 0 || c.intAttribute("is_test", 1) == 0;
     if (training || c.intAttribute("spatial", 1) == 0 || !x.isFloat() || x.shape.size() < 2 ||
@@ -253,6 +254,7 @@ Kernel batchNormalization(Kernel reference) {
             auto flags = dnnl::normalization_flags::use_global_stats |
                          dnnl::normalization_flags::use_scale |
                          dnnl::normalization_flags::use_shift;
+            if (relu) flags |= dnnl::normalization_flags::fuse_norm_relu;
             dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, p->src,
                                                          eps, flags);
             p->primitive = dnnl::batch_normalization_forward(
@@ -289,6 +291,7 @@ Kernel batchNormalization(Kernel reference) {
 
 constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d",
                                        "module:BatchNorm3d", "torch.nn.functional.batch_norm"};
+constexpr const char* kBatchNormRelus[] = {"module:BNReLU2d"};
 
 // Concat where an input is native: oneDNN's concat into the layout it picks (blocked when the
 // inputs are), so the Fire, Inception and dense blocks' outputs reach the next convolution as
@@ -665,7 +668,8 @@ void addLayoutKernels(KernelTable& t) {
     for (const char* key : keys) t[key] = nativeUnary(t.at(key), type);
   for (const auto& [key, algorithm] : nativeBinaries()) t[key] = nativeBinary(t.at(key), algorithm);
   for (const char* key : kGlobalAveragePools) t[key] = nativeGlobalAveragePool(t.at(key));
-  for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key));
+  for (const char* key : kBatchNorms) t[key] = batchNormalization(t.at(key), false);
+  for (const char* key : kBatchNormRelus) t[key] = batchNormalization(t.at(key), true);
   for (const char* key : kConcats) t[key] = nativeConcat(t.at(key));
   for (const char* key : kPermutes) t[key] = nativePermute(t.at(key));
   for (const char* key : kSlices) t[key] = nativeSlice(t.at(key));
@@ -680,6 +684,7 @@ const std::vector<std::string>& layoutKernelKeys() {
     for (const auto& entry : nativeBinaries()) out.push_back(entry.first);
     for (const char* key : kGlobalAveragePools) out.push_back(key);
     for (const char* key : kBatchNorms) out.push_back(key);
+    for (const char* key : kBatchNormRelus) out.push_back(key);
     for (const char* key : kConcats) out.push_back(key);
     for (const char* key : kPermutes) out.push_back(key);
     for (const char* key : kSlices) out.push_back(key);

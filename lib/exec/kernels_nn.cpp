@@ -364,6 +364,16 @@ std::vector<Value> batchNorm(const KernelContext& c) {
   return outputs(std::move(y));
 }
 
+// BNReLU2d: relu(batch_norm(x)), the BatchNorm in inference mode (what bn-relu fuses).
+std::vector<Value> batchNormRelu(const KernelContext& c) {
+  if (c.inputCount() != 1) throw ExecError("takes 1 input");
+  if (c.intAttribute("training_mode", 0) != 0)
+    throw ExecError("unsupported: BNReLU2d in training mode");
+  std::vector<Value> y = batchNorm(c);
+  for (float& v : y[0].f) v = v > 0 ? v : 0.0f;
+  return y;
+}
+
 // Gemm (and Linear modules): Y = alpha·A'·B' + beta·C. On input of rank > 2 (a Linear from
 // MatMul) the last axis is contracted.
 }  // namespace
@@ -660,6 +670,7 @@ void addNeuralNetKernels(KernelTable& t) {
       {"module:BatchNorm1d", "module:BatchNorm2d", "module:BatchNorm3d",
        "torch.nn.functional.batch_norm"},
       batchNorm);
+  add(t, {"module:BNReLU2d"}, batchNormRelu);
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(referenceProduct));
   add(t, {"module:LinearAct"}, thenActivation(gemmKernel(referenceProduct)));
   add(t, {"operator.matmul"}, matmulKernel(referenceProduct));

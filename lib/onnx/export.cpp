@@ -636,16 +636,20 @@ class Exporter {
       }
       return;
     }
-    // Fused convolutions (conv-relu, conv-add-relu) are written back as their plain ops.
-    if (module->type() == "ConvReLU2d" || module->type() == "ConvAddReLU2d") {
+    // Fused convolutions and BatchNorms (conv-relu, conv-add-relu, bn-relu) are written back as
+    // their plain ops.
+    if (module->type() == "ConvReLU2d" || module->type() == "ConvAddReLU2d" ||
+        module->type() == "BNReLU2d") {
       bool residual = module->type() == "ConvAddReLU2d";
+      bool bn = module->type() == "BNReLU2d";
       if (node.args().size() != (residual ? 2u : 1u))
         throw ModelError("node '" + node.name() + "': " + module->type() + " takes " +
                          (residual ? "2 arguments" : "1 argument"));
       std::string base = value_.at(&node);
-      NodeProto& conv = emitModuleOp(node, *module, "Conv", {node.args()[0]});
-      conv.add_output(unique(base + "_conv"));
-      std::string last = conv.output(0);
+      NodeProto& first =
+          emitModuleOp(node, *module, bn ? "BatchNormalization" : "Conv", {node.args()[0]});
+      first.add_output(unique(base + (bn ? "_bn" : "_conv")));
+      std::string last = first.output(0);
       if (residual) {
         NodeProto& add = *graph_->add_node();
         add.set_op_type("Add");

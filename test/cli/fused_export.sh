@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# conv-relu, conv-add-relu and conv-act export back to plain ONNX ops: the fused model written
-# with -o passes ONNX's checker, reads back as the same Conv/Add/Relu/activation pattern as the
-# conv-bn-only model (fusing it again fuses as many), and computes what the original computes.
-# The MobileNets' ReLU6 (Clip with constant bounds; read back as torch.clamp) and Hardswish
-# (HardSigmoid · x at opset 13) go through conv-act. Then linear-act on the transformer layers
-# (Linear → ReLU; linear-bias first: their attention's in_proj, MatMul then Add of the bias) and
-# on an MLP of Linear → GELU/ReLU (written back as MatMul, Add and the
-# activation's ops: GELU's erf formula), the same checks.
+# conv-relu, conv-add-relu, conv-act and bn-relu export back to plain ONNX ops: the fused model
+# written with -o passes ONNX's checker, reads back as the same Conv/Add/Relu/activation pattern
+# as the conv-bn-only model (fusing it again fuses as many), and computes what the original
+# computes. The MobileNets' ReLU6 (Clip with constant bounds; read back as torch.clamp) and
+# Hardswish (HardSigmoid · x at opset 13) go through conv-act; DenseNet's BatchNorm → ReLU on
+# each concatenation through bn-relu. Then linear-act on the transformer layers (Linear → ReLU;
+# linear-bias first: their attention's in_proj, MatMul then Add of the bias) and on an MLP of
+# Linear → GELU/ReLU (written back as MatMul, Add and the activation's ops: GELU's erf formula),
+# the same checks.
 #   fused_export.sh FXC NPY_COMPARE
 set -u
 fxc=$1
@@ -14,8 +15,9 @@ compare=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-passes="--pass conv-add-relu --pass conv-relu --pass conv-act"
-for model in resnet18_narrow squeezenet1_1_narrow mobilenet_v2_narrow mobilenet_v3_small_narrow; do
+passes="--pass conv-add-relu --pass conv-relu --pass conv-act --pass bn-relu"
+for model in resnet18_narrow squeezenet1_1_narrow mobilenet_v2_narrow mobilenet_v3_small_narrow \
+  densenet_tiny; do
   src=testdata/models/$model.onnx
   "$fxc" fuse -q "$src" --pass conv-bn -o "$work/bn.onnx" || fail "$model: conv-bn"
   "$fxc" fuse -q "$src" --pass conv-bn $passes --verify --check -o "$work/fused.onnx" ||

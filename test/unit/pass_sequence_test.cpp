@@ -294,8 +294,9 @@ std::unique_ptr<ir::GraphModule> traced(const std::string& bytes, bool recognize
 void checkSequences(const std::string& label, const std::string& bytes, int sequences,
                     std::mt19937& rng, bool must_run = false) {
   const std::vector<std::string> names = {
-      "conv-bn",  "conv-relu",  "conv-add-relu", "conv-act", "linear-act", "linear-bias",    "dce",
-      "identity", "const-fold", "cse",           "pad-pool", "simplify",   "channel-shuffle"};
+      "conv-bn",     "conv-relu", "conv-add-relu",   "conv-act",   "linear-act",
+      "linear-bias", "dce",       "identity",        "const-fold", "cse",
+      "pad-pool",    "simplify",  "channel-shuffle", "bn-relu"};
   auto oracle = traced(bytes, false);
   auto inputs = fxc::exec::randomInputs(*oracle, 1, {}, 0);
   if (!inputs.ok()) inputs = fxc::exec::randomInputs(*oracle, 1, {}, 2);  // a symbolic batch
