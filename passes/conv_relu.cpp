@@ -13,8 +13,9 @@
 //
 // bn-relu is for the BatchNorm that conv-bn cannot fold: one that reads no convolution
 // (DenseNet's, on a concatenation: BatchNorm → ReLU → Conv). It fuses only a BatchNorm in
-// inference mode (training_mode 0, is_test 1, spatial 1; any other attribute than epsilon and
-// momentum refuses), so the fused module is the affine map and the ReLU, nothing else.
+// inference mode (training_mode 0, is_test nonzero, spatial 1 where given; is_test given below
+// opset 7, where its default is training; any other attribute than epsilon and momentum
+// refuses), so the fused module is the affine map and the ReLU, nothing else.
 //
 // linear-bias: the exporter writes a Linear layer inside a larger module (PyTorch's
 // MultiheadAttention's in_proj) as MatMul, then Add of the bias: the frontend makes the MatMul a
@@ -35,7 +36,9 @@
 // hold only where the conv's and the add's outputs have no other users, the conv is exactly a
 // Conv2d, its module called once and one ONNX op (a Linear: called once, any number of ops: export
 // writes it from its module); conv-add-relu refuses (reason at -v) when the add's operands are not
-// known to have equal shapes.
+// known to have equal shapes. bn-relu's BatchNorm is exactly a BatchNorm2d module (of any rank:
+// the frontend's name for a BatchNormalization of unknown rank too), called once with one argument
+// and no kwargs, one ONNX op; the patterns label it "conv", as they do the convolution.
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -264,6 +267,8 @@ class ConvReluFuser {
       return "the BatchNorm has attribute '" + key + "' " + ir::pyRepr(value) +
              " (training mode, or one bn-relu does not carry)";
     }
+    if (gm_.opset < 7 && !module->attribute("is_test"))
+      return "the BatchNorm has no is_test, which means training mode before opset 7";
     for (const char* name : {"weight", "bias", "running_mean", "running_var"}) {
       if (!module->tensor(name)) return std::string("the BatchNorm has no ") + name;
     }

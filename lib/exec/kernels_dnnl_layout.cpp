@@ -12,6 +12,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -219,13 +220,17 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
 
 // BatchNormalization in inference mode as oneDNN's (global statistics, scale and shift) on the
 // input's own layout: plain, or native (the output keeps it); with `relu` (BNReLU2d), the ReLU
-// in the same pass (oneDNN's fuse_norm_relu). Training mode, and parameters other than one
-// float32 per channel, go to the reference kernel.
+// in the same pass (oneDNN's fuse_norm_relu) where oneDNN's implementation is a jit one: those
+// take max(v, 0), which gives 0 for a NaN as fxc's ReLU does (`v > 0 ? v : 0`), while its C++
+// ones (a plain NCHW input: ncsp_bnorm) keep a NaN; there the ReLU is a second loop over the
+// output. Training mode, and parameters other than one float32 per channel, go to the
+// reference kernel.
 struct BatchNormPlan {
   memory::desc src;
   float eps = 0;
   dnnl::batch_normalization_forward primitive;
   memory mean, variance, scale, shift;
+  bool relu_after = false;  // the ReLU not fused: a loop over the output after the primitive
   bool use_fallback = false;
 };
 
@@ -251,14 +256,22 @@ Kernel batchNormalization(Kernel reference, bool relu) {
           p->src = src.get_desc();
           p->eps = eps;
           try {
+            using Desc = dnnl::batch_normalization_forward::desc;
+            using PrimitiveDesc = dnnl::batch_normalization_forward::primitive_desc;
             auto flags = dnnl::normalization_flags::use_global_stats |
                          dnnl::normalization_flags::use_scale |
                          dnnl::normalization_flags::use_shift;
-            if (relu) flags |= dnnl::normalization_flags::fuse_norm_relu;
-            dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, p->src,
-                                                         eps, flags);
-            p->primitive = dnnl::batch_normalization_forward(
-                dnnl::batch_normalization_forward::primitive_desc(desc, engine()));
+            auto made = [&](dnnl::normalization_flags f) {
+              return PrimitiveDesc(Desc(dnnl::prop_kind::forward_inference, p->src, eps, f),
+                                   engine());
+            };
+            PrimitiveDesc pd =
+                made(relu ? flags | dnnl::normalization_flags::fuse_norm_relu : flags);
+            if (relu && std::string(pd.impl_info_str()).find("jit") == std::string::npos) {
+              pd = made(flags);
+              p->relu_after = true;
+            }
+            p->primitive = dnnl::batch_normalization_forward(pd);
             for (memory* m : {&p->mean, &p->variance, &p->scale, &p->shift})
               *m = memory(plainDesc({x.shape[1]}), engine());
           } catch (const dnnl::error&) {
@@ -285,6 +298,11 @@ Kernel batchNormalization(Kernel reference, bool relu) {
                                       {DNNL_ARG_SHIFT, plan.shift},
                                       {DNNL_ARG_DST, dst}});
     stream().wait();
+    if (plan.relu_after) {  // every float of the buffer: a layout's padding is 0 and stays 0
+      float* y = static_cast<float*>(dst.get_data_handle());
+      size_t n = dst.get_desc().get_size() / sizeof(float);
+      for (size_t k = 0; k < n; ++k) y[k] = y[k] > 0 ? y[k] : 0.0f;
+    }
     return outputs(valueOf(std::move(dst), x.shape, std::move(plain_storage)));
   };
 }
