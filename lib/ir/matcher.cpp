@@ -224,8 +224,12 @@ class Matcher {
         const Module* module =
             node->op() == Opcode::kCallModule ? gm_.findModule(node->target()) : nullptr;
         if (!module || std::find(element.types.begin(), element.types.end(), module->type()) ==
-                           element.types.end())
-          return fail(false, node->name() + " is not a " + element.types.front() + " module");
+                           element.types.end()) {
+          std::string types = element.types.front();
+          for (size_t k = 1; k < element.types.size(); ++k)
+            types += (k + 1 == element.types.size() ? " or " : ", ") + element.types[k];
+          return fail(false, node->name() + " is not a " + types + " module");
+        }
         break;
       }
     }
