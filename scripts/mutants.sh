@@ -48,11 +48,12 @@ while IFS=$'\t' read -r file old new what; do
     continue
   fi
   caught=""
-  if ! (cd "$scratch" && ./scripts/build.sh build >/dev/null 2>&1); then
+  # </dev/null: nothing a build or a test runs may read the table this loop reads.
+  if ! (cd "$scratch" && ./scripts/build.sh build </dev/null >/dev/null 2>&1); then
     caught="the build"
   else
     # The names under "The following tests FAILED:" (not the skipped ones listed before it).
-    failed=$(cd "$scratch/build" && { ctest -j2 2>/dev/null || true; } |
+    failed=$(cd "$scratch/build" && { ctest -j2 </dev/null 2>/dev/null || true; } |
       sed -n '/tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | head -4 | paste -sd, -)
     caught=${failed:-}
   fi
