@@ -118,6 +118,7 @@ int runBench(const BenchFlags& flags) {
     throw UsageError{"--optimized-only times the graph after passes: not with -O0 and no --pass"};
   std::string path = resolveModelPath(flags.model);
   onnx::TraceOptions options;
+  applyRunShapes(options, flags.exec);
   for (const auto& request : requests) options.infer_shapes |= request.pass->needs_shapes;
   // The model as it is, and (with --pass) a second copy after the passes: one read of MODEL
   // (stdin or a pipe cannot be read twice), traced twice alike.

@@ -362,6 +362,12 @@ std::vector<std::string> outputNames(const ir::GraphModule& gm) {
   return names;
 }
 
+void applyRunShapes(onnx::TraceOptions& options, const ExecFlags& flags) {
+  options.input_shapes = parseShapes(flags.shapes);
+  options.batch = flags.batch;
+  options.run_shapes = true;
+}
+
 exec::Backend applyExecFlags(const ExecFlags& flags) {
   if (flags.threads > 0) exec::setThreads(flags.threads);
   if (flags.backend == "reference") return exec::Backend::kReference;

@@ -141,6 +141,9 @@ void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs = true);
 // Sets the thread count and precision; the backend to run on ("auto": cudnn when a CUDA device
 // is usable, else cpu). --backend cudnn without a usable device throws RunError.
 exec::Backend applyExecFlags(const ExecFlags& flags);
+// --shape and --batch as the shapes the traced graph runs with (TraceOptions::run_shapes): the
+// execution pipeline's passes then prove their rewrites from those, not from the declared ones.
+void applyRunShapes(onnx::TraceOptions& options, const ExecFlags& flags);
 // -v: the nodes a cudnn run leaves to CPU kernels.
 void reportFallbacks(const exec::Interpreter& interpreter);
 // The inputs of a run: --input files (their shapes fill symbolic dimensions; lossless dtype

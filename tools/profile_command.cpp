@@ -128,6 +128,7 @@ int runProfile(const ProfileFlags& flags) {
   exec::Backend backend = applyExecFlags(flags.exec);
   auto pipeline = executionPipeline(flags.exec, backend);
   onnx::TraceOptions options;
+  applyRunShapes(options, flags.exec);
   for (const auto& request : pipeline) options.infer_shapes |= request.pass->needs_shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {

@@ -111,6 +111,7 @@ int runRun(const RunFlags& flags) {
   exec::Backend backend = applyExecFlags(flags.exec);
   auto pipeline = executionPipeline(flags.exec, backend);
   onnx::TraceOptions options = flags.trace;
+  applyRunShapes(options, flags.exec);
   for (const auto& request : pipeline) options.infer_shapes |= request.pass->needs_shapes;
   auto traced = loadGraphModule(path, options);
   if (!traced) {

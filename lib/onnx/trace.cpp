@@ -45,7 +45,8 @@ class Tracer {
     }
     readOpsets();
     gm_->opset = default_opset_;  // recognition reads it
-    if (options_.infer_shapes) inferShapes();
+    bool overridden = !options_.input_shapes.empty() || options_.batch > 0;
+    if (options_.infer_shapes || (options_.run_shapes && overridden)) inferShapes();
     for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
     for (const auto& v : graph.input()) types_[v.name()] = &v.type();
     for (const auto& v : graph.output()) types_[v.name()] = &v.type();
@@ -152,15 +153,21 @@ class Tracer {
     auto& inputs = *model_.proto->mutable_graph()->mutable_input();
     bool override = !options_.input_shapes.empty() || options_.batch > 0;
     google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> declared;
+    if (override && options_.run_shapes) forgetShapes(*model_.proto->mutable_graph());
     if (override) {
       declared = inputs;
       std::unordered_set<std::string> weights;  // old models list initializers as inputs too
       for (const auto& init : model_.proto->graph().initializer()) weights.insert(init.name());
-      // Names the model does not have are the caller's to report (a usage error).
+      // Names the model does not have are the caller's to report (a usage error). An input is
+      // named as in the model or as its placeholder will be (the same names, made in the same
+      // order).
+      ir::NameSpace placeholders;
       for (auto& input : inputs) {
         if (weights.count(input.name())) continue;
+        std::string fx_name = placeholders.createName(input.name());
         auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
         auto given = options_.input_shapes.find(input.name());
+        if (given == options_.input_shapes.end()) given = options_.input_shapes.find(fx_name);
         if (given != options_.input_shapes.end()) {
           shape->clear_dim();
           for (int64_t d : given->second) shape->add_dim()->set_dim_value(d);
@@ -173,7 +180,28 @@ class Tracer {
     std::string why;
     if (!inferShapesIsolated(*model_.proto, why))
       spdlog::debug("ONNX's shape inference gave no shapes: {}", why);
-    if (override) inputs = declared;
+    if (override && !options_.run_shapes) inputs = declared;
+  }
+
+  // Drops the shape of every value but the graph's inputs, here and in the subgraphs: the
+  // element types stay.
+  static void forgetShapes(::onnx::GraphProto& graph) {
+    for (auto& v : *graph.mutable_value_info()) forgetShape(v);
+    for (auto& v : *graph.mutable_output()) forgetShape(v);
+    for (auto& node : *graph.mutable_node()) {
+      for (auto& attr : *node.mutable_attribute()) {
+        if (attr.has_g()) forgetSubgraphShapes(*attr.mutable_g());
+        for (auto& g : *attr.mutable_graphs()) forgetSubgraphShapes(g);
+      }
+    }
+  }
+  static void forgetSubgraphShapes(::onnx::GraphProto& graph) {
+    for (auto& v : *graph.mutable_input()) forgetShape(v);  // a body's inputs follow the outer ones
+    forgetShapes(graph);
+  }
+  static void forgetShape(::onnx::ValueInfoProto& value) {
+    auto* type = value.mutable_type();
+    if (type->has_tensor_type()) type->mutable_tensor_type()->clear_shape();
   }
 
   // Every value defined once (graph inputs, initializers, node outputs) and every input defined
@@ -213,9 +241,9 @@ class Tracer {
       // fxc names a call by domain.op and its default-domain ops onnx.*, torch.*, operator.*:
       // a model's own domain of those names would read as one of them (torch::relu as Relu).
       const std::string& domain = node.domain();
-      if (!default_domain && (domain == "onnx" || domain == "torch" || domain == "operator" ||
-                              domain == "builtins" || domain == "fxc" ||
-                              domain.compare(0, 6, "torch.") == 0))
+      if (!default_domain &&
+          (domain == "onnx" || domain == "torch" || domain == "operator" || domain == "builtins" ||
+           domain == "fxc" || domain.compare(0, 6, "torch.") == 0))
         throw ModelError(describe(node, static_cast<size_t>(i)) + ": domain '" + domain +
                          "' is reserved (fxc's own names for ops begin with it)");
       for (const auto& output : node.output()) {

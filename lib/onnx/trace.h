@@ -21,6 +21,13 @@ struct TraceOptions {
   // Names that are no input of the model are ignored here: the caller checks them.
   std::map<std::string, std::vector<int64_t>> input_shapes;
   int64_t batch = 0;
+  // The given shapes are those the graph will run with (run, profile, bench), not a view: the
+  // placeholders take them, and the shapes the model declares for every other value (its
+  // value_info, outputs and subgraphs' values), which follow the declared inputs, are dropped
+  // before the inference runs (it runs whenever a shape is given). Passes then prove what
+  // they rewrite from the shapes of the run: Shape folded with the declared batch of 1 under
+  // --batch 2 computed another function.
+  bool run_shapes = false;
   // Recognize decomposed torch.nn modules where the graph's values prove them (recognize.h).
   // Off: every op as written, one node each: the model as the oracle runs it.
   bool recognize = true;
