@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
@@ -153,6 +154,11 @@ class ConvBnFolder {
     if (!mean || !var) return "BatchNorm has no running statistics";
     if (!gamma || !beta) return "BatchNorm's scale or bias is not a float constant";
     params = {*gamma, *beta, *mean, *var, bn.numberAttribute("epsilon", 1e-5)};
+    // A zero variance with epsilon 0 makes γ/√(var + ε) infinite: the BatchNorm as written gives
+    // ±inf (or NaN for 0/0) per element, a folded weight inf·w and inf − inf = NaN.
+    for (double scale : batchNormScale(params, params.var.size())) {
+      if (!std::isfinite(scale)) return "the BatchNorm's scale γ/√(var + ε) is not finite";
+    }
     ir::DType dtype = weight_tensor->dtype;
     if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kFloat64)
       return "the convolution's weight is not a float constant";
@@ -185,7 +191,6 @@ class ConvBnFolder {
                         : foldGemmBatchNorm(reinterpret_cast<double*>(weight.data()), count,
                                             weight_tensor->dims, trans_b, beta, bias, params);
       if (!folded) return "the shapes do not fit";
-      conv->setAttribute("beta", 1.0);
       channels = bias.size();
     } else {
       int64_t groups = static_cast<int64_t>(conv->numberAttribute("group", 1));
@@ -197,6 +202,20 @@ class ConvBnFolder {
       if (!folded) return "the shapes do not fit";
       channels = bias.size();
     }
+    bool finite = std::all_of(bias.begin(), bias.end(), [](double v) { return std::isfinite(v); });
+    for (size_t k = 0; finite && k < count; ++k) {
+      double v;
+      if (dtype == ir::DType::kFloat32) {
+        float f;
+        std::memcpy(&f, weight.data() + k * 4, 4);
+        v = f;
+      } else {
+        std::memcpy(&v, weight.data() + k * 8, 8);
+      }
+      finite = std::isfinite(v);
+    }
+    if (!finite) return "a folded weight or bias overflows";
+    if (gemm) conv->setAttribute("beta", 1.0);  // folded into the bias
     auto new_weight = std::make_shared<ir::Tensor>();
     new_weight->dtype = dtype;
     new_weight->dims = weight_tensor->dims;

@@ -26,8 +26,9 @@ def write(name, nodes, outputs, initializers=(), opset=13, inputs=()):
                               [info(n, v) for n, v in outputs], initializer=list(initializers))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="make_conformance_fxc")
-    model.ir_version = 8
-    onnx.checker.check_model(model)
+    model.ir_version = 10 if opset >= 21 else 8
+    if opset < 21:  # Debian's onnx 1.12 knows opsets up to 17
+        onnx.checker.check_model(model)
     folder = os.path.join(OUT, "test_" + name)
     os.makedirs(os.path.join(folder, "test_data_set_0"))
     onnx.save(model, os.path.join(folder, "model.onnx"))
@@ -208,3 +209,124 @@ write("gelu_inner_value_read_by_if",
       [("y", (gelu(x) + erf_b).astype(np.float32))],
       [const("sqrt2", sqrt2), const("one", f32(1.0)), const("half", f32(0.5)),
        const("cond", np.array(True))], inputs=[("x", x)])
+
+
+# A second near-miss review (2026-12-03, session 18), numpy's values as oracle.
+# Q(NaN) is the type's lowest value (ONNX Runtime's answer, through INT_MIN saturated): the oneDNN
+# loop gave 0 (an undefined float-to-int conversion), the reference the zero point.
+write("quantize_nan_is_lowest",
+      [helper.make_node("QuantizeLinear", ["x", "s", "z8"], ["q8"], name="q8"),
+       helper.make_node("QuantizeLinear", ["x", "s", "zu"], ["qu"], name="qu")],
+      [("q8", i8([-128, 5, -128, 127])), ("qu", np.array([0, 5, 0, 255], np.uint8))],
+      [const("s", f32(0.5)), const("z8", i8(3)), const("zu", np.array(3, np.uint8))],
+      inputs=[("x", f32([np.nan, 1.0, -np.inf, np.inf]))])
+# quant-lower's max pool of quantized values: exact only while Q(NaN) is below every other value
+# (the float pool skips a NaN; a window of NaNs only gives the lowest value either way).
+write("quant_lower_max_pool_nan",
+      [helper.make_node("MaxPool", ["x"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+       helper.make_node("QuantizeLinear", ["p", "s", "z"], ["y"], name="q")],
+      [("y", i8([[[[-20, -128]]]]))], [const("s", f32(0.25)), const("z", i8(0))],
+      inputs=[("x", f32([[[[np.nan, -5, np.nan, np.nan], [-6, -7, np.nan, np.nan]]]]))])
+# A lookup table of Q(log(DQ(x))): log of a negative value is NaN, which the table held as the
+# zero point (128) while the QDQ graph gave 0.
+xu = np.array([0, 100, 200, 255], np.uint8)
+with np.errstate(invalid="ignore"):
+    lu = np.log((xu.astype(np.float32) - np.float32(128)) * np.float32(0.05))
+    yu = np.where(np.isnan(lu), 0, np.clip(np.rint(lu / np.float32(0.02)) + 128, 0, 255))
+write("quant_lower_lookup_nan",
+      [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["f"], name="dq"),
+       helper.make_node("Log", ["f"], ["l"], name="log"),
+       helper.make_node("QuantizeLinear", ["l", "sy", "zy"], ["y"], name="q")],
+      [("y", yu.astype(np.uint8))],
+      [const("sx", f32(0.05)), const("zx", np.array(128, np.uint8)), const("sy", f32(0.02)),
+       const("zy", np.array(128, np.uint8))], inputs=[("x", xu)])
+# An integer convolution with its addend whose scale s_z is 2^-126: oneDNN's float factor
+# s_x·s_w/s_z (2^118) took accumulators past float's range (results saturated at 127); such a
+# convolution runs the reference's double arithmetic. Powers of two keep every step exact.
+rng8 = np.random.default_rng(18)
+xq = rng8.integers(-128, 128, (1, 2, 4, 4)).astype(np.int8)
+wq = rng8.integers(-127, 128, (4, 2, 3, 3)).astype(np.int8)
+zq = rng8.integers(-128, 128, (1, 4, 4, 4)).astype(np.int8)
+
+
+def conv_acc(x, w):
+    xp = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((1, w.shape[0], 4, 4), np.int64)
+    for o in range(w.shape[0]):
+        for i in range(4):
+            for j in range(4):
+                out[0, o, i, j] = (xp[0, :, i:i + 3, j:j + 3] * w[o].astype(np.int64)).sum()
+    return out
+
+
+acc = conv_acc(xq, wq)  # real value acc · 2^-8; with the addend's 2^-126·z below its ulp
+real = np.where(acc != 0, acc * 2.0**-8, zq * 2.0**-126)
+write("quant_lower_conv_add_tiny_addend_scale",
+      [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["fx"], name="dqx"),
+       helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["fw"], name="dqw", axis=0),
+       helper.make_node("DequantizeLinear", ["z", "sz", "zz"], ["fz"], name="dqz"),
+       helper.make_node("Conv", ["fx", "fw"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+       helper.make_node("Add", ["c", "fz"], ["s"], name="add"),
+       helper.make_node("QuantizeLinear", ["s", "sy", "zy"], ["y"], name="q")],
+      [("y", np.clip(np.rint(real / 16), -128, 127).astype(np.int8))],
+      [const("sx", f32(0.5)), const("zx", i8(0)), const("w", wq), const("sw", np.full(4, 2.0**-7, np.float32)),
+       const("zw", np.zeros(4, np.int8)), const("sz", f32(2.0**-126)), const("zz", i8(0)),
+       const("sy", f32(16.0)), const("zy", i8(0))], inputs=[("x", xq), ("z", zq)])
+# Q(relu(conv)) with a denormal output scale (2^-130): 1/s_y is inf in float, and the fused ReLU
+# gave 127 where it clips to 0.
+write("quant_lower_conv_relu_denormal_output_scale",
+      [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["fx"], name="dqx"),
+       helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["fw"], name="dqw", axis=0),
+       helper.make_node("Conv", ["fx", "fw"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+       helper.make_node("Relu", ["c"], ["r"], name="relu"),
+       helper.make_node("QuantizeLinear", ["r", "sy", "zy"], ["y"], name="q")],
+      [("y", np.where(acc > 0, 127, 0).astype(np.int8))],
+      [const("sx", f32(0.5)), const("zx", i8(0)), const("w", wq), const("sw", np.full(4, 2.0**-7, np.float32)),
+       const("zw", np.zeros(4, np.int8)), const("sy", f32(2.0**-130)), const("zy", i8(0))],
+      inputs=[("x", xq)])
+# Opset 21's blocked DequantizeLinear (one scale per 2 rows) was read as per-axis, and
+# QuantizeLinear's output_dtype was ignored (uint8).
+sb = f32([[0.1, 0.2], [0.3, 0.4]])
+write("dequantize_blocked",
+      [helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"], name="dq", axis=0, block_size=2)],
+      [("y", (np.full((4, 2), 10, np.float32) * np.repeat(sb, 2, axis=0)).astype(np.float32))],
+      [const("s", sb), const("z", np.zeros((2, 2), np.int8))],
+      inputs=[("x", np.full((4, 2), 10, np.int8))], opset=21)
+write("quantize_output_dtype",
+      [helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="q", output_dtype=onnx.TensorProto.INT8)],
+      [("y", i8([-100, -25, 25, 100]))], [const("s", f32(0.02))],
+      inputs=[("x", f32([-2, -0.5, 0.5, 2]))], opset=21)
+# quant-fold-weights folded an int16 weight into int8's range (-0.128 for -3).
+wf = np.linspace(-3, 3, 24).astype(np.float32).reshape(4, 6)
+wd = (np.clip(np.rint(wf / np.float32(0.001)), -32768, 32767) * np.float32(0.001)).astype(np.float32)
+xe = np.eye(2, 4, dtype=np.float32)
+write("quant_fold_weights_int16",
+      [helper.make_node("QuantizeLinear", ["wf", "s", "z"], ["wq"], name="q"),
+       helper.make_node("DequantizeLinear", ["wq", "s", "z"], ["wd"], name="dq"),
+       helper.make_node("MatMul", ["x", "wd"], ["y"], name="matmul")],
+      [("y", (xe @ wd).astype(np.float32))],
+      [const("wf", wf), const("s", f32(0.001)), const("z", np.array(0, np.int16))],
+      inputs=[("x", xe)], opset=21)
+# HardSigmoid of NaN is 0, as Clip's and ReLU's NaN give their lower bound (fxc's convention, and
+# oneDNN's clip when conv-act fuses it); the kernel alone gave 1.
+xh = f32([[[[np.nan]], [[np.inf]], [[-np.inf]], [[0]], [[1]], [[-1]], [[3]], [[-3]]]])
+with np.errstate(invalid="ignore"):
+    hs = np.clip(np.float32(0.2) * xh + np.float32(0.5), 0, 1)
+write("conv_hardsigmoid_nan",
+      [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", group=8),
+       helper.make_node("HardSigmoid", ["c"], ["y"], name="act")],
+      [("y", np.where(np.isnan(hs), 0, hs).astype(np.float32))],
+      [const("w", np.ones((8, 1, 1, 1), np.float32))], inputs=[("x", xh)])
+# conv-bn with a zero variance and epsilon 0: γ/√(var + ε) is inf; the BatchNorm gives ±inf (NaN
+# for 0/0), the fold gave NaN. Not folded.
+xb = f32([[[[-1, 0, 2]], [[-1, 0, 2]]]])
+with np.errstate(divide="ignore", invalid="ignore"):
+    yb = np.stack([xb[0, 0] / np.float32(0), xb[0, 1] * np.float32(3) + np.float32(1)])[None]
+write("conv_bn_zero_variance",
+      [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+       helper.make_node("BatchNormalization", ["c", "gamma", "beta", "mean", "var"], ["y"],
+                        name="bn", epsilon=0.0)],
+      [("y", yb.astype(np.float32))],
+      [const("w", np.eye(2, dtype=np.float32).reshape(2, 2, 1, 1)), const("gamma", f32([1, 3])),
+       const("beta", f32([0, 1])), const("mean", f32([0, 0])), const("var", f32([0, 1]))],
+      inputs=[("x", xb)], opset=15)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -465,9 +466,17 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op);
   // with an addend, to its units (s_z), its sum, then one linear step to the output's units.
   float divisor = addend8 ? z_scale : y_scale && !with_activation ? y_scale->f[0] : 1.0f;
+  // oneDNN applies these factors in float, to int32 accumulators and their rescaled values: each
+  // must be a normal float that no accumulator (|a| < 2^32) takes past float's range. A scale of
+  // 1e-36 (the addend's) or 1e-39 (the output's, denormal: 1/s_y is inf in float) made results
+  // saturate; the reference kernel computes those in double.
+  auto representable = [](double v) {
+    constexpr double kLargest = static_cast<double>(FLT_MAX) / 4294967296.0;
+    return v == 0 || (std::fabs(v) >= static_cast<double>(FLT_MIN) && std::fabs(v) <= kLargest);
+  };
   for (float s : w_scale.f) {
     double scale = static_cast<double>(x_scale.f[0]) * s / divisor;
-    if (!(scale > 0) || !std::isfinite(scale)) return plan;  // the reference's error or result
+    if (!(scale > 0) || !representable(scale)) return plan;  // the reference's error or result
     scales.push_back(static_cast<float>(scale));
   }
   auto s8 = memory::data_type::s8, s32 = memory::data_type::s32;
@@ -490,7 +499,9 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
       // (real/s_z + z − z_z)·s_z/s_y, then the activation in the output's units.
       double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
       double alpha = static_cast<double>(z_scale) * inverse;
-      if (!std::isfinite(inverse) || !std::isfinite(alpha)) return plan;
+      if (!representable(inverse) || !representable(alpha) ||
+          !representable(alpha * static_cast<double>(z_zp)))
+        return plan;
       ops.append_binary(dnnl::algorithm::binary_add, plan->addend);
       ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(alpha),
                          static_cast<float>(-alpha * static_cast<double>(z_zp)));
@@ -501,7 +512,7 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
                            static_cast<float>(post->beta * inverse));
     } else if (with_activation) {
       double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
-      if (!std::isfinite(inverse)) return plan;
+      if (!representable(inverse)) return plan;
       if (!post) {
         ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse),
                            0.0f);
@@ -645,8 +656,9 @@ inline float roundHalfEven(float x) {
 template <typename T>
 inline T quantizeTo(float x, float scale, float zero_point, float lo, float hi) {
   float q = roundHalfEven(x / scale) + zero_point;
-  // Through int32: float to int32 vectorizes, float to an 8-bit type does not.
-  return static_cast<T>(static_cast<int32_t>(std::min(std::max(q, lo), hi)));
+  // Through int32: float to int32 vectorizes, float to an 8-bit type does not. max(lo, q) is lo
+  // for a NaN (quantizeValue's answer); max(q, lo) kept the NaN, whose conversion is undefined.
+  return static_cast<T>(static_cast<int32_t>(std::min(std::max(lo, q), hi)));
 }
 
 template <typename T>
@@ -669,6 +681,12 @@ void quantizeElements(const float* x, T* y, size_t n, float scale, int64_t zero_
   inBlocks(n, [&](size_t begin, size_t end) { quantizeRange(x, y, begin, end, scale, zp); });
 }
 
+// Whether a QuantizeLinear or DequantizeLinear has opset 21's block_size, output_dtype or
+// saturate: the reference kernel follows (or refuses) them.
+bool opset21Attributes(const KernelContext& c) {
+  return c.attribute("block_size") || c.attribute("output_dtype") || c.attribute("saturate");
+}
+
 // QuantizeLinear with one scale and zero point, into an 8-bit buffer the integer kernels read as
 // it is.
 Kernel quantizeToInt8(Kernel reference) {
@@ -677,7 +695,7 @@ Kernel quantizeToInt8(Kernel reference) {
     const Value* zp = c.optionalInput(2);
     if (!x.isFloat() || x.shape.empty() || x.shape.size() > 6 || !scalarOf(&c.input(1), true) ||
         (zp && (!scalarOf(zp, false) || !isInt8(zp->dtype))) || !(c.input(1).f[0] > 0) ||
-        (x.native && !unpadded(memoryOf(x).get_desc())))
+        (x.native && !unpadded(memoryOf(x).get_desc())) || opset21Attributes(c))
       return onPlainInputs(reference, c);
     ir::DType dtype = zp ? zp->dtype : ir::DType::kUInt8;
     memory in = memoryOf(x);
@@ -721,7 +739,8 @@ Kernel dequantizeFromInt8(Kernel reference) {
     const Value& x = c.input(0);
     const Value* zp = c.optionalInput(2);
     if (!x.native || !isInt8(x.dtype) || !scalarOf(&c.input(1), true) ||
-        (zp && (!scalarOf(zp, false) || zp->dtype != x.dtype)) || !unpadded(memoryOf(x).get_desc()))
+        (zp && (!scalarOf(zp, false) || zp->dtype != x.dtype)) ||
+        !unpadded(memoryOf(x).get_desc()) || opset21Attributes(c))
       return onPlainInputs(reference, c);
     memory in = memoryOf(x);
     memory y(retyped(in.get_desc(), kF32), engine());

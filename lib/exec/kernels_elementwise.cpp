@@ -442,8 +442,11 @@ std::vector<Value> bitShift(const KernelContext& c) {
   return outputs(std::move(y));
 }
 
+// clamp(αx + β, 0, 1) as the clamp kernel computes it: a NaN gives the lower bound, 0, as ReLU's
+// and Clip's do and as oneDNN's clip does when conv-act fuses the activation (min(1, NaN) first
+// gave 1).
 float hardSigmoid(float x, float alpha, float beta) {
-  return std::max(0.0f, std::min(1.0f, alpha * x + beta));
+  return std::min(1.0f, std::max(0.0f, alpha * x + beta));
 }
 
 }  // namespace

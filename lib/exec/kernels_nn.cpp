@@ -433,14 +433,17 @@ Kernel matmulKernel(Product product, bool parallel_batches) {
   return [product, parallel_batches](const KernelContext& c) -> std::vector<Value> {
     const Value& a = requireFloat(c.input(0), "A");
     const Value& b = requireFloat(c.input(1), "B");
-    if (a.shape.size() < 2 || b.shape.size() < 2)
-      throw ExecError("unsupported: MatMul of 1-D operands");
-    int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
-    if (b.shape[b.shape.size() - 2] != k)
+    if (a.shape.empty() || b.shape.empty()) throw ExecError("MatMul of a scalar");
+    // numpy.matmul's 1-D operands: A [K] as [1, K], B [K] as [K, 1], the added axis dropped from
+    // the result.
+    std::vector<int64_t> as = a.shape, bs = b.shape;
+    if (as.size() == 1) as.insert(as.begin(), 1);
+    if (bs.size() == 1) bs.push_back(1);
+    int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+    if (bs[bs.size() - 2] != k)
       throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
                       " do not multiply");
-    std::vector<int64_t> ba(a.shape.begin(), a.shape.end() - 2),
-        bb(b.shape.begin(), b.shape.end() - 2);
+    std::vector<int64_t> ba(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
     size_t rank = std::max(ba.size(), bb.size());
     ba.insert(ba.begin(), rank - ba.size(), 1);
     bb.insert(bb.begin(), rank - bb.size(), 1);
@@ -453,8 +456,8 @@ Kernel matmulKernel(Product product, bool parallel_batches) {
     int64_t count = 1;
     for (int64_t d : batch) count *= d;
     std::vector<int64_t> shape = batch;
-    shape.push_back(m);
-    shape.push_back(n);
+    if (a.shape.size() > 1) shape.push_back(m);
+    if (b.shape.size() > 1) shape.push_back(n);
     Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
     std::vector<int64_t> sa = stridesOf(ba), sb = stridesOf(bb), so = stridesOf(batch);
     auto one = [&](int64_t t) {

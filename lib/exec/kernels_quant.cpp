@@ -30,16 +30,17 @@ QuantRange rangeOf(ir::DType dtype) {
   }
 }
 
-// Per-element parameters: a scale (and zero point) per tensor, or one per slice along `axis`.
+// Per-element parameters: a scale (and zero point) per tensor (one element, whatever its shape,
+// as ONNX Runtime reads it), one per slice along `axis`, or — `block_size` B > 0, opset 21 —
+// one per block of B elements along `axis`: the scale has x's rank, x's dimensions elsewhere and
+// ceil(D / B) along the axis.
 struct Broadcast {
   std::vector<float> scales;
   std::vector<int64_t> zero_points;
-  Slices slices;
+  int64_t inner = 1, dim = 1, block = 0;  // along the axis: elements after it, its size, B
 
-  Broadcast(const Value& x, const Value& scale, const Value* zero_point, int64_t axis_attr)
-      : slices(x.shape, scale.f.size() > 1 || scale.shape.size() == 1
-                            ? static_cast<int64_t>(normalizeAxis(axis_attr, x.shape.size()))
-                            : -1) {
+  Broadcast(const Value& x, const Value& scale, const Value* zero_point, int64_t axis_attr,
+            int64_t block_size = 0) {
     requireFloat(scale, "the scale");
     scales = scale.f;
     zero_points = zero_point ? zero_point->i : std::vector<int64_t>(scales.size(), 0);
@@ -47,15 +48,35 @@ struct Broadcast {
     if (zero_points.size() != scales.size())
       throw ExecError("the scale and the zero point differ in size");
     if (scales.empty()) throw ExecError("the scale is empty");
-    if (static_cast<int64_t>(scales.size()) != slices.count() && scales.size() > 1)
-      throw ExecError("a per-axis scale of " + std::to_string(scales.size()) +
-                      " elements for an axis of " + std::to_string(slices.count()));
     for (float s : scales) {
       if (!(s > 0)) throw ExecError("the scale must be positive");
     }
+    if (block_size < 0) throw ExecError("block_size must not be negative");
+    if (scales.size() == 1 && block_size == 0) return;
+    size_t axis = normalizeAxis(axis_attr, x.shape.size());
+    dim = x.shape[axis];
+    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+    if (block_size == 0) {
+      if (static_cast<int64_t>(scales.size()) != dim)
+        throw ExecError("a per-axis scale of " + std::to_string(scales.size()) +
+                        " elements for an axis of " + std::to_string(dim));
+      return;
+    }
+    block = block_size;
+    std::vector<int64_t> want = x.shape;
+    want[axis] = (dim + block - 1) / block;
+    if (scale.shape != want || (zero_point && zero_point->shape != want))
+      throw ExecError("a blocked scale (block_size " + std::to_string(block) + ") of shape " +
+                      shapeText(scale.shape) + " for an input of shape " + shapeText(x.shape) +
+                      ": it must be " + shapeText(want));
   }
   QuantParams at(size_t element) const {
-    size_t slice = scales.size() == 1 ? 0 : slices.of(element);
+    if (scales.size() == 1 && block == 0) return {scales[0], zero_points[0]};
+    int64_t k = static_cast<int64_t>(element), a = (k / inner) % dim;
+    size_t slice = static_cast<size_t>(
+        block == 0
+            ? a
+            : ((k / (inner * dim)) * ((dim + block - 1) / block) + a / block) * inner + k % inner);
     return {scales[slice], zero_points[slice]};
   }
 };
@@ -63,8 +84,16 @@ struct Broadcast {
 std::vector<Value> quantizeLinear(const KernelContext& c) {
   const Value& x = requireFloat(c.input(0), "the input");
   const Value* zp = c.optionalInput(2);
-  Broadcast b(x, c.input(1), zp, c.intAttribute("axis", 1));
-  ir::DType dtype = zp ? zp->dtype : ir::DType::kUInt8;
+  Broadcast b(x, c.input(1), zp, c.intAttribute("axis", 1), c.intAttribute("block_size", 0));
+  // The zero point's type, else output_dtype (opset 21), else uint8.
+  auto output_dtype = static_cast<ir::DType>(c.intAttribute("output_dtype", 0));
+  if (zp && output_dtype != ir::DType::kUndefined && output_dtype != zp->dtype)
+    throw ExecError("output_dtype " + std::string(ir::dtypeName(output_dtype)) +
+                    " differs from the zero point's type " + std::string(ir::dtypeName(zp->dtype)));
+  ir::DType dtype =
+      zp ? zp->dtype : (output_dtype != ir::DType::kUndefined ? output_dtype : ir::DType::kUInt8);
+  if (c.intAttribute("saturate", 1) != 1)
+    throw ExecError("unsupported: saturate 0 (float8 outputs)");
   QuantRange range = rangeOf(dtype);
   Value y = Value::ints(x.shape, std::vector<int64_t>(x.f.size()), dtype);
   for (size_t k = 0; k < x.f.size(); ++k) y.i[k] = quantizeValue(x.f[k], b.at(k), range);
@@ -74,7 +103,8 @@ std::vector<Value> quantizeLinear(const KernelContext& c) {
 std::vector<Value> dequantizeLinear(const KernelContext& c) {
   const Value& x = c.input(0);
   if (x.isFloat()) throw ExecError("DequantizeLinear's input must be integer");
-  Broadcast b(x, c.input(1), c.optionalInput(2), c.intAttribute("axis", 1));
+  Broadcast b(x, c.input(1), c.optionalInput(2), c.intAttribute("axis", 1),
+              c.intAttribute("block_size", 0));
   Value y = Value::floats(x.shape, std::vector<float>(x.i.size()));
   for (size_t k = 0; k < x.i.size(); ++k) y.f[k] = dequantizeValue(x.i[k], b.at(k));
   return outputs(std::move(y));

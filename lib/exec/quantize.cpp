@@ -9,7 +9,10 @@ namespace fxc::exec {
 int64_t quantizeValue(float x, const QuantParams& p, QuantRange range) {
   // nearbyint rounds half to even in the default rounding mode, as ONNX asks.
   float scaled = std::nearbyint(x / p.scale);
-  if (std::isnan(scaled)) return std::clamp<int64_t>(p.zero_point, range.min, range.max);
+  // NaN: the type's minimum, as ONNX Runtime (a float-to-int conversion's INT_MIN, saturated)
+  // and torch's fake quantization give. Below every other value, it keeps Q monotone: a max
+  // pool of quantized values is the quantized max pool, which skips a NaN.
+  if (std::isnan(scaled)) return range.min;
   double q = static_cast<double>(scaled) + static_cast<double>(p.zero_point);
   q = std::clamp(q, static_cast<double>(range.min), static_cast<double>(range.max));
   return static_cast<int64_t>(q);

@@ -171,10 +171,38 @@ const std::unordered_map<std::string, Recognizer>& recognizers() {
         *why = "ε is negative";
         return std::nullopt;
       }
+      // The kernel applies γ and β as one value, or one per normalized element in order: their
+      // shape must be the normalized axes' (leading 1s aside), as far as it is known. γ [8] on
+      // x [2, 3, 1] broadcasts the output larger; γ [3, 1] on axes [3, 8] is one per row.
+      std::optional<std::vector<int64_t>> normalized;
+      if (rank >= k) {
+        normalized.emplace();
+        for (int64_t d = rank - k; d < rank && normalized; ++d) {
+          const std::string& dim = (*x.meta.shape)[static_cast<size_t>(d)];
+          if (ir::isSymbolicDim(dim))
+            normalized.reset();
+          else
+            normalized->push_back(std::stoll(dim));
+        }
+      }
       auto weight = m.constant("weight"), bias = m.constant("bias");
       for (const auto& t : {weight, bias}) {
-        if (static_cast<int64_t>(t->dims.size()) > k || (t->dtype != ir::DType::kFloat32)) {
+        std::vector<int64_t> dims = t->dims;
+        while (!dims.empty() && dims.front() == 1) dims.erase(dims.begin());
+        if (t->dtype != ir::DType::kFloat32 || static_cast<int64_t>(t->dims.size()) > k) {
           *why = "γ or β broadcasts over more than the normalized axes, or is not float32";
+          return std::nullopt;
+        }
+        if (dims.empty()) continue;  // one value
+        if (normalized) {
+          std::vector<int64_t> aligned(static_cast<size_t>(k) - dims.size(), 1);
+          aligned.insert(aligned.end(), dims.begin(), dims.end());
+          if (aligned != *normalized) {
+            *why = "γ or β is not of the normalized axes' shape";
+            return std::nullopt;
+          }
+        } else if (k != 1) {  // one axis: the graph and the kernel both check its size
+          *why = "the normalized axes' sizes are unknown";
           return std::nullopt;
         }
       }

@@ -523,6 +523,9 @@ class Tracer {
         continue;
       }
       if (!isConstant(input)) return std::nullopt;
+      // A Linear's weight is a matrix: MatMul with a 1-D or 3-D constant stays a product.
+      if (node.op_type() == "MatMul" && constants_.at(input).tensor->dims.size() != 2)
+        return std::nullopt;
       call.tensors.emplace_back(slot, input);
       has_defining_weight = has_defining_weight || requiresConstant(node.op_type(), index);
     }
