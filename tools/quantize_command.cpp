@@ -245,12 +245,14 @@ Expected<std::shared_ptr<std::string>> writtenBytes(const ir::GraphModule& gm) {
   return bytes;
 }
 
-// ... traced again with shapes: what `fxc run` reads back.
-Expected<std::unique_ptr<ir::GraphModule>> asWritten(const std::shared_ptr<std::string>& bytes) {
+// ... traced again with shapes: what `fxc run` reads back, with the run's --shape and --batch.
+Expected<std::unique_ptr<ir::GraphModule>> asWritten(const std::shared_ptr<std::string>& bytes,
+                                                     const ExecFlags& flags) {
   auto loaded = onnx::parseModel(bytes->data(), bytes->size(), ".", bytes);
   if (!loaded) return Error{"the quantized model does not load: " + loaded.error()};
   onnx::TraceOptions options;
   options.infer_shapes = true;
+  applyRunShapes(options, flags);
   auto traced = onnx::trace(loaded.take(), options);
   if (!traced) return Error{"the quantized model does not trace: " + traced.error()};
   std::string problem = ir::lintGraph(traced.value()->graph(), traced.value().get());
@@ -299,7 +301,7 @@ Expected<bool> measureIntegerRun(const ir::GraphModule& gm,
   auto bytes = writtenBytes(gm);  // exported once, traced once per variant
   if (!bytes) return Error{bytes.error()};
   for (const char* name : {"int8 (Q/DQ as written)", "int8 (integer kernels)"}) {
-    auto written = asWritten(bytes.value());
+    auto written = asWritten(bytes.value(), exec_flags);
     if (!written) return Error{written.error()};
     variants.push_back({name, written.take(), {}, 0, {}});
   }
@@ -411,9 +413,12 @@ int runQuantize(const QuantizeFlags& flags) {
   exec::Backend backend = applyExecFlags(flags.exec);
   onnx::TraceOptions options;
   options.infer_shapes = true;  // integer values (shape arithmetic) are never quantized
-  // --bench: a second copy of the float model, to time.
+  // --bench: a second copy of the float model, to time (run after the execution pipeline: with
+  // the run's shapes, unlike the model quantized and written).
   std::unique_ptr<ir::GraphModule> float_copy;
-  auto traced = loadGraphModule(path, options, flags.bench ? &float_copy : nullptr, &options);
+  onnx::TraceOptions run_options = options;
+  applyRunShapes(run_options, flags.exec);
+  auto traced = loadGraphModule(path, options, flags.bench ? &float_copy : nullptr, &run_options);
   if (!traced) {
     printError(traced.error());
     return kExitFailure;
