@@ -330,3 +330,11 @@ write("conv_bn_zero_variance",
       [const("w", np.eye(2, dtype=np.float32).reshape(2, 2, 1, 1)), const("gamma", f32([1, 3])),
        const("beta", f32([0, 1])), const("mean", f32([0, 0])), const("var", f32([0, 1]))],
       inputs=[("x", xb)], opset=15)
+# oneDNN's float max pool starts from -FLT_MAX: a window of -inf gave -FLT_MAX. A window of NaN
+# gives -inf too (fxc skips NaN in a window); a genuine -FLT_MAX stays.
+lowest = np.finfo(np.float32).min
+write("max_pool_window_of_minus_inf",
+      [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2])],
+      [("y", f32([[[[-np.inf, 4, -np.inf, lowest]]]]))],
+      inputs=[("x", f32([[[[-np.inf, -np.inf, 1, 2, np.nan, np.nan, lowest, -np.inf],
+                           [-np.inf, -np.inf, 3, 4, np.nan, np.nan, -np.inf, -np.inf]]]]))])

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -713,6 +714,22 @@ Kernel quantizeToInt8(Kernel reference) {
   };
 }
 
+FXC_VECTOR_CLONES bool holdsRange(const float* x, size_t begin, size_t end, float value) {
+  int found = 0;
+#pragma omp simd reduction(| : found)
+  for (size_t k = begin; k < end; ++k) found |= x[k] == value;
+  return found != 0;
+}
+
+// Whether any of x[0, n) equals `value` (vectorized, on the thread pool when large).
+bool holds(const float* x, size_t n, float value) {
+  std::atomic<bool> found{false};
+  inBlocks(n, [&](size_t begin, size_t end) {
+    if (holdsRange(x, begin, end, value)) found.store(true, std::memory_order_relaxed);
+  });
+  return found.load();
+}
+
 template <typename T>
 inline void dequantizeLoop(const T* x, float* y, size_t begin, size_t end, float scale, float zp) {
   for (size_t k = begin; k < end; ++k) y[k] = (static_cast<float>(x[k]) - zp) * scale;
@@ -1092,6 +1109,13 @@ Kernel pooling(Kernel reference) {
     }
     plan.pool.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     stream().wait();
+    // oneDNN's float max pool starts from −FLT_MAX: a window of −inf (or NaN) only gives
+    // −FLT_MAX, where the model's answer is −inf. A result of −FLT_MAX is rare enough to run
+    // the reference then (which gives −FLT_MAX where that is the window's maximum).
+    if (kMax && !int8 &&
+        holds(static_cast<const float*>(dst.get_data_handle()),
+              dst.get_desc().get_size() / sizeof(float), -FLT_MAX))
+      return onPlainInputs(reference, c);
     return outputs(
         valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, std::move(plain_storage), x.dtype));
   };

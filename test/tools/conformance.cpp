@@ -88,9 +88,11 @@ std::string compare(const exec::Value& got, const exec::Value& want) {
            " != " + std::string(ir::dtypeName(want.dtype));
   if (got.f.size() != want.f.size() || got.d.size() != want.d.size())
     return "element counts differ";
+  // An infinite expected value is met only by itself (its relative tolerance is infinite: −FLT_MAX
+  // for −inf passed).
   auto within = [](double g, double w) {
     return (std::isnan(w) && std::isnan(g)) || g == w ||
-           std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w);
+           (std::isfinite(w) && std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w));
   };
   for (size_t k = 0; k < want.f.size() + want.d.size(); ++k) {
     bool single = k < want.f.size();
