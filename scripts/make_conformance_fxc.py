@@ -338,3 +338,18 @@ write("max_pool_window_of_minus_inf",
       [("y", f32([[[[-np.inf, 4, -np.inf, lowest]]]]))],
       inputs=[("x", f32([[[[-np.inf, -np.inf, 1, 2, np.nan, np.nan, lowest, -np.inf],
                            [-np.inf, -np.inf, 3, 4, np.nan, np.nan, -np.inf, -np.inf]]]]))])
+# Softmax on oneDNN left the rest of a row holding a NaN or +inf finite ([0, 0, NaN, 0]); the
+# model's answer is NaN throughout (a row of -inf too).
+xs = f32([[1, 2, np.nan, 3], [1, 2, np.inf, 3], [np.inf, np.inf, 0, 1],
+          [-np.inf, -np.inf, -np.inf, -np.inf], [1, 2, 3, 4]])
+with np.errstate(invalid="ignore"):
+    es = np.exp(xs - xs.max(axis=1, keepdims=True))
+    sm = es / es.sum(axis=1, keepdims=True)
+write("softmax_nan_and_inf_rows", [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1)],
+      [("y", sm.astype(np.float32))], inputs=[("x", xs)])
+# Softplus as log1p(exp(x)) in float was inf past x = 88.7, where the answer is x.
+xp = f32([-100, 0, 10, 80, 88, 89, 100, 1000, 3e38, np.nan])
+with np.errstate(invalid="ignore"):
+    sp = np.logaddexp(0, xp.astype(np.float64)).astype(np.float32)
+write("softplus_large_values", [helper.make_node("Softplus", ["x"], ["y"], name="softplus")],
+      [("y", sp)], inputs=[("x", xp)])

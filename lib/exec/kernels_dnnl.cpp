@@ -721,11 +721,20 @@ FXC_VECTOR_CLONES bool holdsRange(const float* x, size_t begin, size_t end, floa
   return found != 0;
 }
 
-// Whether any of x[0, n) equals `value` (vectorized, on the thread pool when large).
-bool holds(const float* x, size_t n, float value) {
+FXC_VECTOR_CLONES bool holdsNaNRange(const float* x, size_t begin, size_t end, float) {
+  int found = 0;
+#pragma omp simd reduction(| : found)
+  for (size_t k = begin; k < end; ++k) found |= x[k] != x[k];
+  return found != 0;
+}
+
+// Whether any of x[0, n) equals `value` — or, `nan`, is a NaN (vectorized, on the thread pool
+// when large).
+bool holds(const float* x, size_t n, float value, bool nan = false) {
   std::atomic<bool> found{false};
   inBlocks(n, [&](size_t begin, size_t end) {
-    if (holdsRange(x, begin, end, value)) found.store(true, std::memory_order_relaxed);
+    if (nan ? holdsNaNRange(x, begin, end, value) : holdsRange(x, begin, end, value))
+      found.store(true, std::memory_order_relaxed);
   });
   return found.load();
 }
@@ -1185,7 +1194,12 @@ Kernel softmax(Kernel reference) {
       return p;
     });
     if (plan.use_reference) return reference(c);
-    return outputs(runPlan(plan, x, x.shape));
+    Value y = runPlan(plan, x, x.shape);
+    // oneDNN leaves the rest of a row holding a NaN or +inf finite ([1, 2, NaN, 3] gave
+    // [0, 0, NaN, 0]), where the model's answer is NaN throughout; such a row always shows one
+    // NaN, and then the reference computes the whole.
+    if (holds(y.f.data(), y.f.size(), 0.0f, /*nan=*/true)) return reference(c);
+    return outputs(std::move(y));
   };
 }
 

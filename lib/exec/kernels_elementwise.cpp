@@ -495,7 +495,7 @@ void addElementwiseKernels(KernelTable& t) {
         return x >= 0 ? x : c.floatAttribute("alpha", 1.0f) * (std::exp(x) - 1.0f);
       }));
   add(t, {"torch.nn.functional.softplus", "module:Softplus"},
-      unary([](float x, C) { return std::log1p(std::exp(x)); }));
+      unary([](float x, C) { return softplus(x); }));
   add(t, {"torch.nn.functional.hardsigmoid", "module:Hardsigmoid"}, unary([](float x, C c) {
         return hardSigmoid(x, c.floatAttribute("alpha", 0.2f), c.floatAttribute("beta", 0.5f));
       }));
@@ -511,7 +511,7 @@ void addElementwiseKernels(KernelTable& t) {
     if (approximate != "none") throw ExecError("unsupported: approximate=" + approximate);
     return unary([](float x, C) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); })(c);
   });
-  add(t, {"module:Mish"}, unary([](float x, C) { return x * std::tanh(std::log1p(std::exp(x))); }));
+  add(t, {"module:Mish"}, unary([](float x, C) { return x * std::tanh(softplus(x)); }));
   add(t, {"torch.clamp", "module:Hardtanh"}, [](const KernelContext& c) {
     if (!c.input(0).isFloat()) return clampIntegers(c);
     const Value& x = c.input(0);

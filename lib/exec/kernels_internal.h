@@ -1,6 +1,7 @@
 // Shared by the kernel files: registration entry points and helpers.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -215,5 +216,11 @@ Kernel gemmKernel(Product product);  // Gemm and Linear
 // MatMul with batch broadcasting; with `parallel_batches` (a `product` that may run on several
 // threads at once), the batch's products on the thread pool when there are many.
 Kernel matmulKernel(Product product, bool parallel_batches = false);
+
+// log(1 + eˣ), without its overflow: above 15 as x + log1p(e⁻ˣ) (log1p(exp(x)) was inf past 88.7,
+// where the answer is x).
+inline float softplus(float x) {
+  return x > 15.0f ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 }  // namespace fxc::exec

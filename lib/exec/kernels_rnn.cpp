@@ -35,7 +35,7 @@ Activation activation(const std::string& name) {
   if (name == "ThresholdedRelu") return [](float v) { return v > 1.0f ? v : 0.0f; };
   if (name == "Elu") return [](float v) { return v >= 0 ? v : std::exp(v) - 1.0f; };
   if (name == "Softsign") return [](float v) { return v / (1.0f + std::fabs(v)); };
-  if (name == "Softplus") return [](float v) { return std::log1p(std::exp(v)); };
+  if (name == "Softplus") return [](float v) { return softplus(v); };
   throw ExecError("unsupported: activation " + name);
 }
 

@@ -670,6 +670,19 @@ class Exporter {
       emitFusedActivation(node, *module);
       return;
     }
+    // A Linear made by a pass (linear-bias) on an input not known to be a matrix: MatMul and
+    // Add, as LinearAct's product, since Gemm takes rank 2 only (a Gemm of x [2, 3, 8] was an
+    // invalid model that ONNX Runtime refuses to load).
+    if (module->type() == "Linear" && node.args().size() == 1) {
+      const ir::Argument& x = node.args()[0];
+      auto rank2 = [](const ir::Node& n) { return n.meta.shape && n.meta.shape->size() == 2; };
+      bool matrix = rank2(node) || (x.isNode() && rank2(*x.toNode()));  // the same rank
+      if (!matrix) {
+        emitLinearProduct(node, *module, module->attributes(), value_.at(&node));
+        setOutputs(node, *graph_->mutable_node(graph_->node_size() - 1), nullptr);
+        return;
+      }
+    }
     // A module made by a pass: its type says the op, its tensors the parameter inputs.
     std::string op = opForModuleType(module->type());
     if (op.empty())
@@ -824,12 +837,13 @@ class Exporter {
       } else if (!((key == "transA" && value.kind() == K::kInt && value.toInt() == 0) ||
                    ((key == "alpha" || key == "beta") && value.kind() == K::kFloat &&
                     value.toFloat() == 1.0))) {
-        throw ModelError("node '" + node.name() + "': LinearAct with attribute " + key +
+        throw ModelError("node '" + node.name() + "': " + module.type() + " with attribute " + key +
                          ", which export does not write");
       }
     }
     auto weight = module.tensor("weight");
-    if (!weight) throw ModelError("node '" + node.name() + "': LinearAct without its weight");
+    if (!weight)
+      throw ModelError("node '" + node.name() + "': " + module.type() + " without its weight");
     std::string w = tensorName(weight, node.target() + ".weight");
     if (trans_b) {
       NodeProto& transpose =
