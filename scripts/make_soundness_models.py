@@ -124,6 +124,12 @@ save("static_batch_shape",
       nh.from_array(np.array([0], dtype=np.int64), "axes"),
       nh.from_array(np.array([-1], dtype=np.int64), "minus_one")])
 
+# run --output-dir: outputs "a:b" (relu) and "a_b" (neg). a_b.npy must hold "a_b": the first
+# name, cleaned, took it, and a script reading a_b.npy read the relu.
+save("output_names_that_clash",
+     [h.make_node("Relu", ["x"], ["a:b"], name="relu"), h.make_node("Neg", ["x"], ["a_b"], name="neg")],
+     [vi("x", T.FLOAT, [2, 2])], [vi("a:b", T.FLOAT, [2, 2]), vi("a_b", T.FLOAT, [2, 2])])
+
 # Codegen (testdata/models/codegen/, ctest codegen_torch.semantics: the generated module against
 # `fxc run`): ops whose PyTorch counterpart differs from ONNX's semantics unless written with care.
 OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")

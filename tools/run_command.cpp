@@ -70,17 +70,26 @@ Expected<bool> makeDirectories(const std::string& flag, const std::string& path)
 }
 
 // Writes one DIR/NAME.npy per value, each atomically; a name that is no file name is changed
-// (and a second "a_b" becomes "a_b_1"), which -v says. Returns the files, in order.
+// (and a second "a_b" becomes "a_b_1"), which -v says. A name that is a file name keeps it: an
+// output "a_b" is a_b.npy even after an output "a:b" (which then is a_b_1.npy; it took a_b.npy,
+// and a script reading a_b.npy read the other output). Returns the files, in order.
 Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
                                                  const std::vector<std::string>& names,
                                                  const std::vector<exec::Value>& values) {
-  std::vector<std::string> files;
+  std::vector<std::string> files, stems(values.size());
   std::set<std::string> taken;
+  for (int exact = 1; exact >= 0; --exact) {  // the exact names first, then the changed ones
+    for (size_t k = 0; k < values.size(); ++k) {
+      std::string stem = safeFileName(names[k]);
+      if ((stem == names[k]) != (exact == 1)) continue;
+      for (int n = 1; !taken.insert(stem).second; ++n)
+        stem = safeFileName(names[k]) + "_" + std::to_string(n);
+      stems[k] = stem;
+    }
+  }
   for (size_t k = 0; k < values.size(); ++k) {
     const std::string& name = names[k];
-    std::string stem = safeFileName(name);
-    for (int n = 1; !taken.insert(stem).second; ++n)
-      stem = safeFileName(name) + "_" + std::to_string(n);
+    const std::string& stem = stems[k];
     std::string file = dir + "/" + stem + ".npy";
     if (stem != name)
       spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')", name,

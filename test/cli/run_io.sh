@@ -59,4 +59,18 @@ done
   fail "the cpu and reference backends differ: $(cat "$work/cmp.txt")"
 "$fxc" run testdata/models/resnet18_narrow.onnx --threads 1 | cmp -s - "$work/cpu.txt" ||
   fail "--threads 1 changed the result"
+# Output files by name: "a:b" (relu) and "a_b" (neg). a_b.npy holds the output named a_b; the
+# cleaned "a:b" yields it and is a_b_1.npy (it took a_b.npy when it came first).
+f32npy() {  # FILE SHAPE VALUES...: float32 .npy
+  perl -e 'my ($f, $s, @v) = @ARGV; my $h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: $s, }";
+    $h .= " " while (10 + length($h) + 1) % 64; open(my $o, ">:raw", $f) or die;
+    print $o "\x93NUMPY\x01\x00", pack("S<", length($h) + 1), $h, "\n", pack("f<*", @v);' "$@"
+}
+f32npy "$work/x.npy" '(2, 2)' 1 -2 3 -4
+f32npy "$work/neg.npy" '(2, 2)' -1 2 -3 4
+f32npy "$work/relu.npy" '(2, 2)' 1 0 3 0
+"$fxc" run -q testdata/models/soundness/output_names_that_clash.onnx --input x="$work/x.npy" \
+  --output-dir "$work/names" || fail "run with clashing output names"
+"$compare" "$work/names/a_b.npy" "$work/neg.npy" 0 0 >/dev/null || fail "a_b.npy is not output a_b"
+"$compare" "$work/names/a_b_1.npy" "$work/relu.npy" 0 0 >/dev/null || fail "a_b_1.npy is not a:b"
 echo ok
