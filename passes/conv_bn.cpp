@@ -202,19 +202,13 @@ class ConvBnFolder {
       if (!folded) return "the shapes do not fit";
       channels = bias.size();
     }
-    bool finite = std::all_of(bias.begin(), bias.end(), [](double v) { return std::isfinite(v); });
-    for (size_t k = 0; finite && k < count; ++k) {
-      double v;
-      if (dtype == ir::DType::kFloat32) {
-        float f;
-        std::memcpy(&f, weight.data() + k * 4, 4);
-        v = f;
-      } else {
-        std::memcpy(&v, weight.data() + k * 8, 8);
-      }
-      finite = std::isfinite(v);
-    }
-    if (!finite) return "a folded weight or bias overflows";
+    auto finite = [](const auto* v, size_t n) {
+      return std::all_of(v, v + n, [](double x) { return std::isfinite(x); });
+    };
+    if (!finite(bias.data(), bias.size()) ||
+        !(dtype == ir::DType::kFloat32 ? finite(reinterpret_cast<float*>(weight.data()), count)
+                                       : finite(reinterpret_cast<double*>(weight.data()), count)))
+      return "a folded weight or bias overflows";
     if (gemm) conv->setAttribute("beta", 1.0);  // folded into the bias
     auto new_weight = std::make_shared<ir::Tensor>();
     new_weight->dtype = dtype;

@@ -34,6 +34,10 @@ std::string quantKindNames();
 // The kind of op `node` is for quantization (one of quantKinds()), or "".
 std::string quantKind(const ir::GraphModule& gm, const ir::Node& node);
 bool isWeighted(const std::string& kind);
+// Whether a QuantizeLinear or DequantizeLinear has no attribute but `axis`: opset 21's
+// block_size, output_dtype and saturate change its arithmetic, which the folds and integer ops
+// of these passes do not follow.
+bool plainQuantization(const ir::Node& node);
 bool isObserver(const ir::GraphModule& gm, const ir::Node& node);
 
 // Calibration: runs `samples` through the graph and stores each observer's range (min_val,

@@ -309,9 +309,9 @@ Expected<PassResult> foldWeights(ir::GraphModule& gm, const Options&) {
     const ir::Argument* axis_kw = node->kwarg("axis");
     if (axis_kw && axis_kw->kind() != ir::Argument::Kind::kInt) continue;
     // 8-bit values only (an int16 weight folded into int8's range gave -0.128 for -3), and no
-    // opset-21 block_size or output_dtype, whose arithmetic this fold does not follow.
+    // opset-21 attributes.
     if (quantize && ((z->dtype != ir::DType::kInt8 && z->dtype != ir::DType::kUInt8) ||
-                     node->kwarg("block_size") || node->kwarg("output_dtype")))
+                     !plainQuantization(*node)))
       continue;
     int64_t rank = static_cast<int64_t>(w->dims.size());
     int64_t axis = scales.size() > 1 ? (axis_kw ? axis_kw->toInt() : (fake ? 0 : 1)) : -1;

@@ -180,16 +180,6 @@ class Lowering {
     }
   }
 
-  // Whether a QuantizeLinear or DequantizeLinear has no attribute but `axis`: opset 21's
-  // block_size, output_dtype and saturate change its arithmetic, which the integer ops here
-  // do not follow.
-  static bool plainQuantization(const ir::Node* node) {
-    for (const auto& [key, arg] : node->kwargs()) {
-      if (key != "axis") return false;
-    }
-    return true;
-  }
-
   // A per-tensor (scale, zero point) pair of constants: a float scale of one element and an
   // int8/uint8 zero point of one element (required: ONNX's QLinearConv has no default).
   struct Scalar {
@@ -199,7 +189,7 @@ class Lowering {
     ir::DType dtype;
   };
   std::optional<Scalar> scalarParams(const ir::Node* node, size_t scale_arg) {
-    if (!plainQuantization(node)) return std::nullopt;
+    if (!plainQuantization(*node)) return std::nullopt;
     ir::Node *s = nodeArg(node, scale_arg), *z = nodeArg(node, scale_arg + 1);
     auto scale = constant(s);
     auto zero_point = constant(z);
@@ -436,7 +426,7 @@ class Lowering {
     auto sw = constant(nodeArg(dw, 1));
     auto zw = dw->args().size() > 2 ? constant(nodeArg(dw, 2)) : std::optional<exec::Value>();
     if (!w || w->dtype != ir::DType::kInt8 || w->shape.size() != 4 || !sw || !sw->isFloat() ||
-        !zw || zw->isFloat() || zw->numel() != sw->numel() || !plainQuantization(dw) ||
+        !zw || zw->isFloat() || zw->numel() != sw->numel() || !plainQuantization(*dw) ||
         std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))
       return (why = "the weight is not an int8 constant with zero point 0"), std::nullopt;
     int64_t channels = transposed ? w->shape[1] * group : w->shape[0];
@@ -745,7 +735,7 @@ class Lowering {
     auto sw = constant(nodeArg(dw, 1));
     auto zw = dw->args().size() > 2 ? constant(nodeArg(dw, 2)) : std::optional<exec::Value>();
     if (!w || w->dtype != ir::DType::kInt8 || w->shape.size() != 2 || !sw || !sw->isFloat() ||
-        !plainQuantization(dw) ||
+        !plainQuantization(*dw) ||
         (zw && (zw->isFloat() || zw->numel() != sw->numel() ||
                 std::any_of(zw->i.begin(), zw->i.end(), [](int64_t z) { return z != 0; }))))
       return (why = "the weight is not a 2-D int8 constant with zero point 0"), false;

@@ -83,6 +83,13 @@ bool isWeighted(const std::string& kind) {
   return kind == "Conv" || kind == "ConvTranspose" || kind == "Gemm" || kind == "MatMul";
 }
 
+bool plainQuantization(const ir::Node& node) {
+  for (const auto& [key, arg] : node.kwargs()) {
+    if (key != "axis") return false;
+  }
+  return true;
+}
+
 bool isObserver(const ir::GraphModule& gm, const ir::Node& node) {
   if (node.op() != ir::Opcode::kCallModule) return false;
   const ir::Module* module = gm.findModule(node.target());

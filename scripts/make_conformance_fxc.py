@@ -353,3 +353,34 @@ with np.errstate(invalid="ignore"):
     sp = np.logaddexp(0, xp.astype(np.float64)).astype(np.float32)
 write("softplus_large_values", [helper.make_node("Softplus", ["x"], ["y"], name="softplus")],
       [("y", sp)], inputs=[("x", xp)])
+# LayerNorm recognition took a γ that broadcasts the output larger ([8] on x [2, 3, 1]), which the
+# LayerNorm kernel rejects: a valid model failed. Not recognized, it runs as written.
+xl = rng8.standard_normal((2, 3, 1)).astype(np.float32)
+gl = np.linspace(0.5, 2, 8).astype(np.float32)
+bl = np.linspace(-1, 1, 8).astype(np.float32)
+ml = xl.mean(axis=-1, keepdims=True)
+dl = xl - ml
+nl = dl / np.sqrt((dl * dl).mean(axis=-1, keepdims=True) + np.float32(1e-5))
+write("layernorm_scale_broadcasts_output",
+      [helper.make_node("ReduceMean", ["x"], ["m"], name="/ln/ReduceMean", axes=[-1]),
+       helper.make_node("Sub", ["x", "m"], ["d"], name="/ln/Sub"),
+       helper.make_node("Pow", ["d", "two"], ["p"], name="/ln/Pow"),
+       helper.make_node("ReduceMean", ["p"], ["v"], name="/ln/ReduceMean_1", axes=[-1]),
+       helper.make_node("Add", ["v", "eps"], ["ve"], name="/ln/Add"),
+       helper.make_node("Sqrt", ["ve"], ["s"], name="/ln/Sqrt"),
+       helper.make_node("Div", ["d", "s"], ["n"], name="/ln/Div"),
+       helper.make_node("Mul", ["n", "gamma"], ["g"], name="/ln/Mul"),
+       helper.make_node("Add", ["g", "beta"], ["y"], name="/ln/Add_1")],
+      [("y", (nl * gl + bl).astype(np.float32))],
+      [const("two", f32(2.0)), const("eps", f32(1e-5)), const("gamma", gl), const("beta", bl)],
+      inputs=[("x", xl)])
+# MatMul with a 1-D or 3-D constant weight was made a Linear ("weight must be 2-D"); MatMul of a
+# 1-D operand follows numpy.matmul.
+xm = rng8.standard_normal((2, 4)).astype(np.float32)
+w1 = rng8.standard_normal(4).astype(np.float32)
+w3 = rng8.standard_normal((3, 4, 5)).astype(np.float32)
+write("matmul_constant_weight_not_a_matrix",
+      [helper.make_node("MatMul", ["x", "w1"], ["y1"], name="mm1"),
+       helper.make_node("MatMul", ["x", "w3"], ["y3"], name="mm3")],
+      [("y1", (xm @ w1).astype(np.float32)), ("y3", (xm @ w3).astype(np.float32))],
+      [const("w1", w1), const("w3", w3)], inputs=[("x", xm)])

@@ -111,15 +111,16 @@ save("conv_bn_is_test_0",
 
 # run --batch / --shape on a model exported with a static batch of 1: x.view(x.size(0), -1) and
 # x.size(0) as a float. The execution pipeline's const-fold must see the run's batch, not the
-# declared one (it folded Shape(x) to [1, 3, 4]: y came out [1, 24] under --batch 2).
+# declared one (it folded Shape(x) to [1, 3, 4]: y came out [1, 24] under --batch 2). The input
+# is named input.1, which fxc's placeholder calls input_1: --shape takes either name.
 save("static_batch_shape",
-     [h.make_node("Shape", ["x"], ["s"], name="shape"),
+     [h.make_node("Shape", ["input.1"], ["s"], name="shape"),
       h.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
       h.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsqueeze"),
       h.make_node("Concat", ["n1", "minus_one"], ["target"], name="concat", axis=0),
-      h.make_node("Reshape", ["x", "target"], ["y"], name="reshape"),
+      h.make_node("Reshape", ["input.1", "target"], ["y"], name="reshape"),
       h.make_node("Cast", ["n"], ["batch"], name="cast", to=T.FLOAT)],
-     [vi("x", T.FLOAT, [1, 3, 4])], [vi("y", T.FLOAT, [1, 12]), vi("batch", T.FLOAT, [])],
+     [vi("input.1", T.FLOAT, [1, 3, 4])], [vi("y", T.FLOAT, [1, 12]), vi("batch", T.FLOAT, [])],
      [nh.from_array(np.array(0, dtype=np.int64), "zero"),
       nh.from_array(np.array([0], dtype=np.int64), "axes"),
       nh.from_array(np.array([-1], dtype=np.int64), "minus_one")])

@@ -78,14 +78,15 @@ Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
                                                  const std::vector<exec::Value>& values) {
   std::vector<std::string> files, stems(values.size());
   std::set<std::string> taken;
-  for (int exact = 1; exact >= 0; --exact) {  // the exact names first, then the changed ones
-    for (size_t k = 0; k < values.size(); ++k) {
-      std::string stem = safeFileName(names[k]);
-      if ((stem == names[k]) != (exact == 1)) continue;
-      for (int n = 1; !taken.insert(stem).second; ++n)
-        stem = safeFileName(names[k]) + "_" + std::to_string(n);
-      stems[k] = stem;
-    }
+  for (size_t k = 0; k < values.size(); ++k) {  // the exact names first
+    if (safeFileName(names[k]) == names[k] && taken.insert(names[k]).second) stems[k] = names[k];
+  }
+  for (size_t k = 0; k < values.size(); ++k) {  // then the changed ones and repeats
+    if (!stems[k].empty()) continue;
+    std::string stem = safeFileName(names[k]);
+    for (int n = 1; !taken.insert(stem).second; ++n)
+      stem = safeFileName(names[k]) + "_" + std::to_string(n);
+    stems[k] = stem;
   }
   for (size_t k = 0; k < values.size(); ++k) {
     const std::string& name = names[k];

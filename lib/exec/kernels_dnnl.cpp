@@ -715,26 +715,18 @@ Kernel quantizeToInt8(Kernel reference) {
 }
 
 FXC_VECTOR_CLONES bool holdsRange(const float* x, size_t begin, size_t end, float value) {
-  int found = 0;
+  int nan = value != value, found = 0;
 #pragma omp simd reduction(| : found)
-  for (size_t k = begin; k < end; ++k) found |= x[k] == value;
+  for (size_t k = begin; k < end; ++k) found |= (x[k] == value) | (nan & (x[k] != x[k]));
   return found != 0;
 }
 
-FXC_VECTOR_CLONES bool holdsNaNRange(const float* x, size_t begin, size_t end, float) {
-  int found = 0;
-#pragma omp simd reduction(| : found)
-  for (size_t k = begin; k < end; ++k) found |= x[k] != x[k];
-  return found != 0;
-}
-
-// Whether any of x[0, n) equals `value` — or, `nan`, is a NaN (vectorized, on the thread pool
-// when large).
-bool holds(const float* x, size_t n, float value, bool nan = false) {
+// Whether any of x[0, n) is `value` (a NaN `value`: any NaN), vectorized, on the thread pool
+// when large.
+bool holds(const float* x, size_t n, float value) {
   std::atomic<bool> found{false};
   inBlocks(n, [&](size_t begin, size_t end) {
-    if (nan ? holdsNaNRange(x, begin, end, value) : holdsRange(x, begin, end, value))
-      found.store(true, std::memory_order_relaxed);
+    if (holdsRange(x, begin, end, value)) found.store(true, std::memory_order_relaxed);
   });
   return found.load();
 }
@@ -1198,7 +1190,7 @@ Kernel softmax(Kernel reference) {
     // oneDNN leaves the rest of a row holding a NaN or +inf finite ([1, 2, NaN, 3] gave
     // [0, 0, NaN, 0]), where the model's answer is NaN throughout; such a row always shows one
     // NaN, and then the reference computes the whole.
-    if (holds(y.f.data(), y.f.size(), 0.0f, /*nan=*/true)) return reference(c);
+    if (holds(y.f.data(), y.f.size(), NAN)) return reference(c);
     return outputs(std::move(y));
   };
 }

@@ -678,8 +678,8 @@ class Exporter {
       auto rank2 = [](const ir::Node& n) { return n.meta.shape && n.meta.shape->size() == 2; };
       bool matrix = rank2(node) || (x.isNode() && rank2(*x.toNode()));  // the same rank
       if (!matrix) {
-        emitLinearProduct(node, *module, module->attributes(), value_.at(&node));
-        setOutputs(node, *graph_->mutable_node(graph_->node_size() - 1), nullptr);
+        setOutputs(node, emitLinearProduct(node, *module, module->attributes(), value_.at(&node)),
+                   nullptr);
         return;
       }
     }
@@ -708,11 +708,12 @@ class Exporter {
     if (activation.empty() || activation == "?")
       throw ModelError("node '" + node.name() + "': " + fused_type + " without its activation");
     std::string base = value_.at(&node);
-    std::string x = linear ? emitLinearProduct(node, module, conv_attributes, base) : [&] {
-      NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
-      conv.add_output(unique(base + "_conv"));
-      return conv.output(0);
-    }();
+    std::string x =
+        linear ? emitLinearProduct(node, module, conv_attributes, base).output(0) : [&] {
+          NodeProto& conv = emitModuleOp(node, module, "Conv", {node.args()[0]}, &conv_attributes);
+          conv.add_output(unique(base + "_conv"));
+          return conv.output(0);
+        }();
     NodeProto& last = emitActivation(node, activation, activation_attributes, &module, x, base);
     setOutputs(node, last, nullptr);
   }
@@ -827,8 +828,8 @@ class Exporter {
 
   // A LinearAct's product: MatMul(x, W) or MatMul(x, Transpose(W)) when transB, then Add(bias)
   // when it has one. Returns the value it leaves.
-  std::string emitLinearProduct(const ir::Node& node, const ir::Module& module,
-                                const ir::Kwargs& attributes, const std::string& base) {
+  NodeProto& emitLinearProduct(const ir::Node& node, const ir::Module& module,
+                               const ir::Kwargs& attributes, const std::string& base) {
     bool trans_b = false;
     for (const auto& [key, value] : attributes) {
       using K = ir::Argument::Kind;
@@ -853,14 +854,12 @@ class Exporter {
           transpose, node);
       w = transpose.output(0);
     }
-    std::string y =
-        addStep("MatMul", node.name(), {valueOf(node.args()[0], node), w}, base + "_linear")
-            .output(0);
-    if (auto bias = module.tensor("bias"))
-      y = addStep("Add", node.name() + "_bias", {y, tensorName(bias, node.target() + ".bias")},
-                  base + "_bias")
-              .output(0);
-    return y;
+    NodeProto& product =
+        addStep("MatMul", node.name(), {valueOf(node.args()[0], node), w}, base + "_linear");
+    auto bias = module.tensor("bias");
+    if (!bias) return product;
+    return addStep("Add", node.name() + "_bias",
+                   {product.output(0), tensorName(bias, node.target() + ".bias")}, base + "_bias");
   }
 
   // A node `type` named `name` reading `inputs`, its one output a new value named after

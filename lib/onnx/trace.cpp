@@ -45,8 +45,7 @@ class Tracer {
     }
     readOpsets();
     gm_->opset = default_opset_;  // recognition reads it
-    bool overridden = !options_.input_shapes.empty() || options_.batch > 0;
-    if (options_.infer_shapes || (options_.run_shapes && overridden)) inferShapes();
+    if (options_.infer_shapes || (options_.run_shapes && shapesGiven())) inferShapes();
     for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
     for (const auto& v : graph.input()) types_[v.name()] = &v.type();
     for (const auto& v : graph.output()) types_[v.name()] = &v.type();
@@ -147,11 +146,13 @@ class Tracer {
     }
   }
 
+  bool shapesGiven() const { return !options_.input_shapes.empty() || options_.batch > 0; }
+
   void inferShapes() {
     // Given input shapes: the inference runs with them, and the model gets its declared inputs
     // back: an export writes what the model declared, and the placeholders show it.
     auto& inputs = *model_.proto->mutable_graph()->mutable_input();
-    bool override = !options_.input_shapes.empty() || options_.batch > 0;
+    bool override = shapesGiven();
     google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> declared;
     if (override && options_.run_shapes) forgetShapes(*model_.proto->mutable_graph());
     if (override) {

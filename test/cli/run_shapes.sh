@@ -27,12 +27,13 @@ values=$(seq 0 23)
 npy "$work/x.npy" '(2, 3, 4)' $values
 npy "$work/want_y.npy" '(2, 12)' $values
 npy "$work/want_batch.npy" '()' 2
-for flags in "--batch 2" "--shape x=2,3,4"; do
+# The input is input.1 (its placeholder input_1): --shape by either name.
+for flags in "--batch 2" "--shape input.1=2,3,4" "--shape input_1=2,3,4"; do
   for level in -O1 -O0; do
     out="$work/out"
     rm -rf "$out"
     # shellcheck disable=SC2086
-    "$fxc" run "$model" $flags $level --input "x=$work/x.npy" --output-dir "$out" -q ||
+    "$fxc" run "$model" $flags $level --input "input.1=$work/x.npy" --output-dir "$out" -q ||
       fail "run $flags $level exited $?"
     for name in y batch; do
       "$compare" "$out/$name.npy" "$work/want_$name.npy" 0 0 ||
