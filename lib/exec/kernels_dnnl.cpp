@@ -12,6 +12,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <optional>
@@ -1031,6 +1032,41 @@ Kernel int8Bound(Kernel reference) {
   };
 }
 
+// One output row of a channels-last float max pool (`in`: the batch entry's [h, w, ch] pixels):
+// each output pixel's channels from -inf through the window's pixels in the reference's order,
+// as its std::max(acc, v) does (a NaN v leaves acc; -0 after +0 keeps +0: vmaxps with the
+// operands in this order), so every element is bit for bit the reference's.
+FXC_VECTOR_CLONES void maxPoolRow(const PoolGeometry& g, const float* in, int64_t oy, float* out) {
+  const Window& win = g.win;
+  const int64_t ch = g.ch;
+  for (int64_t ox = 0; ox < g.ow; ++ox, out += ch) {
+    for (int64_t k = 0; k < ch; ++k) out[k] = -std::numeric_limits<float>::infinity();
+    for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
+      int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+      if (iy < 0 || iy >= g.h) continue;
+      for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+        int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+        if (ix < 0 || ix >= g.w) continue;
+        const float* v = in + (iy * g.w + ix) * ch;
+        for (int64_t k = 0; k < ch; ++k) out[k] = out[k] < v[k] ? v[k] : out[k];
+      }
+    }
+  }
+}
+
+// Float max pooling of a channels-last value (maxPoolRow). oneDNN's channels-last pool took
+// 2.6 ms for squeezenet1_1's first at batch 8, and it starts from -FLT_MAX, which a window of
+// -inf must not give.
+Value channelsLastMaxPool(const PoolGeometry& g, const memory& src) {
+  memory dst(memory::desc(dimsOf({g.n, g.ch, g.oh, g.ow}), kF32, Tag::acdb), engine());
+  const auto* in = static_cast<const float*>(src.get_data_handle());
+  auto* out = static_cast<float*>(dst.get_data_handle());
+  forEachIndex(g.n * g.oh * g.ow * g.ch >= kParallelElements, g.n * g.oh, [&](int64_t row) {
+    maxPoolRow(g, in + (row / g.oh) * g.h * g.w * g.ch, row % g.oh, out + row * g.ow * g.ch);
+  });
+  return valueOf(std::move(dst), {g.n, g.ch, g.oh, g.ow}, {});
+}
+
 struct PoolPlan {
   std::vector<int64_t> src_shape;
   memory::desc src;  // the input layout this plan was made for
@@ -1085,6 +1121,10 @@ Kernel pooling(Kernel reference) {
       return onPlainInputs(reference, c);
     PoolGeometry g = poolGeometry(c, x);
     memory src = memoryOf(x);
+    if (kMax && !int8 &&
+        src.get_desc() ==
+            memory::desc(dimsOf({x.shape[0], x.shape[1], x.shape[2], x.shape[3]}), kF32, Tag::acdb))
+      return outputs(channelsLastMaxPool(g, src));
     // oneDNN pools 8-bit integers in the plain NCHW layout with its reference loops (GoogLeNet's
     // 28×28×256 u8 max pool: 38 ms); channels-last runs its jit kernel: one reorder first.
     if (int8 && src.get_desc() == plainDesc(x.shape, dnnlType(x.dtype))) {

@@ -311,6 +311,37 @@ constexpr const char* kBatchNorms[] = {"module:BatchNorm1d", "module:BatchNorm2d
                                        "module:BatchNorm3d", "torch.nn.functional.batch_norm"};
 constexpr const char* kBatchNormRelus[] = {"module:BNReLU2d"};
 
+// The strides of a native value's layout when it has no inner blocks, padding or offset (a plain
+// or channels-last order of its dims: what the convolutions produce here), else nothing.
+std::optional<std::vector<int64_t>> stridesOfLayout(const memory::desc& desc) {
+  const auto& data = desc.data;
+  if (data.format_kind != dnnl_blocked || data.format_desc.blocking.inner_nblks != 0 ||
+      data.offset0 != 0)
+    return std::nullopt;
+  for (int d = 0; d < data.ndims; ++d) {
+    if (data.padded_dims[d] != data.dims[d] || data.padded_offsets[d] != 0) return std::nullopt;
+  }
+  return std::vector<int64_t>(data.format_desc.blocking.strides,
+                              data.format_desc.blocking.strides + data.ndims);
+}
+
+// Dense strides for `shape` that order its dims as `like` does (outermost: largest stride; ties
+// keep the dims' order): the same layout, channels-last stays channels-last.
+std::vector<int64_t> denseLike(const std::vector<int64_t>& like,
+                               const std::vector<int64_t>& shape) {
+  std::vector<size_t> order(shape.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return like[a] > like[b]; });
+  std::vector<int64_t> strides(shape.size());
+  int64_t step = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    strides[order[k]] = step;
+    step *= shape[order[k]];
+  }
+  return strides;
+}
+
 // Concat where an input is native: oneDNN's concat into the layout it picks (blocked when the
 // inputs are), so the Fire, Inception and dense blocks' outputs reach the next convolution as
 // they are. Every input float32 of one rank (plain ones read in place), or all 8-bit integers
@@ -358,6 +389,11 @@ Kernel nativeConcat(Kernel previous) {
       int axis = 0;
       dnnl::concat primitive;
       memory::desc dst;
+      // Rows instead of the primitive: every source a dense, unblocked layout of one order of the
+      // dims (channels-last convolution outputs), so that each source's part of an output row
+      // is one contiguous run of its elements: `rows` runs of `run[k]` bytes from source k.
+      std::vector<size_t> run;
+      int64_t rows = 0;
       bool use_fallback = false;
       bool serial = false;
     };
@@ -370,6 +406,25 @@ Kernel nativeConcat(Kernel previous) {
           p->sources = descs;
           p->axis = axis;
           p->serial = elements < kParallelElements;
+          if (auto order = stridesOfLayout(descs[0])) {
+            size_t bytes = int8 ? 1 : sizeof(float);
+            for (size_t k = 0; k < descs.size(); ++k) {
+              const std::vector<int64_t>& dims = c.input(k).shape;
+              if (stridesOfLayout(descs[k]) != denseLike(*order, dims)) {
+                p->run.clear();
+                break;
+              }
+              int64_t inner = denseLike(*order, dims)[static_cast<size_t>(axis)] *
+                              dims[static_cast<size_t>(axis)];
+              p->run.push_back(static_cast<size_t>(inner) * bytes);
+              p->rows = c.input(k).numel() / inner;
+            }
+            if (!p->run.empty()) {
+              memory::dims dims(shape.begin(), shape.end());
+              p->dst = memory::desc(dims, descs[0].data_type(), denseLike(*order, shape));
+              return p;
+            }
+          }
           SerialScope scope(p->serial);
           try {
             dnnl::concat::primitive_desc pd(axis, descs, engine());
@@ -386,6 +441,20 @@ Kernel nativeConcat(Kernel previous) {
       plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
     memory dst =
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
+    if (!plan.run.empty()) {
+      auto* out = static_cast<char*>(dst.get_data_handle());
+      size_t row = std::accumulate(plan.run.begin(), plan.run.end(), size_t{0});
+      std::vector<const char*> from;
+      for (const memory& m : sources) from.push_back(static_cast<const char*>(m.get_data_handle()));
+      // One task per (row, source) pair: a plain layout has a row per batch entry only.
+      int64_t parts = static_cast<int64_t>(sources.size());
+      forEachIndex(elements >= kParallelElements, plan.rows * parts, [&](int64_t task) {
+        size_t r = static_cast<size_t>(task / parts), k = static_cast<size_t>(task % parts);
+        size_t offset = std::accumulate(plan.run.begin(), plan.run.begin() + k, size_t{0});
+        std::memcpy(out + r * row + offset, from[k] + r * plan.run[k], plan.run[k]);
+      });
+      return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));
+    }
     std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
     for (size_t k = 0; k < sources.size(); ++k)
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
@@ -458,37 +527,6 @@ Kernel nativePermute(Kernel previous) {
 }
 
 constexpr const char* kPermutes[] = {"torch.permute"};
-
-// The strides of a native value's layout when it has no inner blocks, padding or offset (a plain
-// or channels-last order of its dims: what the convolutions produce here), else nothing.
-std::optional<std::vector<int64_t>> stridesOfLayout(const memory::desc& desc) {
-  const auto& data = desc.data;
-  if (data.format_kind != dnnl_blocked || data.format_desc.blocking.inner_nblks != 0 ||
-      data.offset0 != 0)
-    return std::nullopt;
-  for (int d = 0; d < data.ndims; ++d) {
-    if (data.padded_dims[d] != data.dims[d] || data.padded_offsets[d] != 0) return std::nullopt;
-  }
-  return std::vector<int64_t>(data.format_desc.blocking.strides,
-                              data.format_desc.blocking.strides + data.ndims);
-}
-
-// Dense strides for `shape` that order its dims as `like` does (outermost: largest stride; ties
-// keep the dims' order): the same layout, channels-last stays channels-last.
-std::vector<int64_t> denseLike(const std::vector<int64_t>& like,
-                               const std::vector<int64_t>& shape) {
-  std::vector<size_t> order(shape.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return like[a] > like[b]; });
-  std::vector<int64_t> strides(shape.size());
-  int64_t step = 1;
-  for (size_t k = order.size(); k-- > 0;) {
-    strides[order[k]] = step;
-    step *= shape[order[k]];
-  }
-  return strides;
-}
 
 // Whether `strides` lay out [N, C, H, W] channels-last, densely (a convolution's output here).
 bool channelsLast(const std::vector<int64_t>& strides, const std::vector<int64_t>& shape) {

@@ -331,6 +331,109 @@ TEST_CASE("fused convolutions in oneDNN's layout: ConvReLU2d -> ConvAddReLU2d ->
   checkBackendsAgree(*gm, {input({2, 16, 12, 12}, 9)});
 }
 
+// Bit for bit: NaN matches NaN, and -0 only -0.
+void checkSameBits(const Value& got, const Value& want) {
+  REQUIRE(got.shape == want.shape);
+  REQUIRE(got.f.size() == want.f.size());
+  size_t differ = 0;
+  for (size_t k = 0; k < got.f.size(); ++k)
+    differ += std::memcmp(&got.f[k], &want.f[k], sizeof(float)) != 0 &&
+              !(std::isnan(got.f[k]) && std::isnan(want.f[k]));
+  CHECK(differ == 0);
+}
+
+// x → a depthwise 1×1 convolution of weight -2, bias 0 (exactly -2x, NaN and overflow to -inf
+// kept in their channel; oneDNN leaves it channels-last) → module or function `then` on it.
+// Both backends compute the convolution exactly, so what follows sees the same values.
+struct ChannelsLast {
+  std::unique_ptr<ir::GraphModule> gm = std::make_unique<ir::GraphModule>();
+  ir::Node* conv(const std::string& name, int64_t channels) {
+    ir::Module* m = gm->addModule(name, "Conv2d");
+    auto w = std::make_shared<ir::Tensor>();
+    w->dtype = ir::DType::kFloat32;
+    w->dims = {channels, 1, 1, 1};
+    std::vector<float> minus_two(static_cast<size_t>(channels), -2.0f);
+    w->setBytes(std::string(reinterpret_cast<const char*>(minus_two.data()), channels * 4));
+    m->setTensor("weight", w);
+    m->attributes() = {{"group", ir::Argument(channels)}};
+    return gm->graph().callModule(name, {gm->graph().placeholder(name + "_in")});
+  }
+};
+
+// Values with the edges a max pool must keep: NaN, -inf after the convolution (3e38 · -2),
+// +inf, and runs of them filling whole windows.
+Value edgy(std::vector<int64_t> shape, uint32_t seed) {
+  Value v = input(std::move(shape), seed);
+  for (size_t k = 0; k < v.f.size(); ++k) {
+    if (k % 13 == 0) v.f[k] = std::numeric_limits<float>::quiet_NaN();
+    if (k % 17 == 0 || (k / 40) % 9 == 4) v.f[k] = 3e38f;  // -inf once doubled and negated
+    if (k % 19 == 0) v.f[k] = -3e38f;
+  }
+  return v;
+}
+
+TEST_CASE("channels-last max pooling and concatenation equal the reference bit for bit") {
+  struct Case {
+    int64_t k, stride, dilation;
+    std::vector<int64_t> pads;
+    int64_t ceil_mode;
+    int64_t channels, h, w;
+  };
+  std::vector<Case> cases = {
+      {3, 2, 1, {0, 0, 0, 0}, 1, 64, 15, 15},  // squeezenet's
+      {3, 2, 1, {1, 1, 1, 1}, 0, 16, 12, 11},  // resnet's stem pool
+      {2, 2, 1, {0, 0, 0, 0}, 0, 24, 9, 9},
+      {3, 1, 2, {2, 1, 0, 2}, 1, 20, 10, 7},  // dilated, uneven padding
+      {5, 3, 1, {2, 2, 2, 2}, 1, 40, 8, 8},   // windows past the input (ceil_mode)
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.k);
+    CAPTURE(c.channels);
+    ChannelsLast net;
+    ir::Module* pool = net.gm->addModule("pool", "MaxPool2d");
+    pool->attributes() = {{"kernel_shape", ints({c.k, c.k})},
+                          {"strides", ints({c.stride, c.stride})},
+                          {"dilations", ints({c.dilation, c.dilation})},
+                          {"pads", ints(c.pads)},
+                          {"ceil_mode", ir::Argument(c.ceil_mode)}};
+    ir::Graph& g = net.gm->graph();
+    g.output(g.callModule("pool", {net.conv("conv", c.channels)}));
+    std::vector<Value> inputs = {edgy({2, c.channels, c.h, c.w}, 5)};
+    Value want = runOn(*net.gm, inputs, Backend::kReference)[0];
+    size_t infinite = 0;
+    for (float v : want.f) infinite += v == -std::numeric_limits<float>::infinity();
+    CHECK(infinite > 0);  // the windows of -inf are there to be kept
+    Interpreter fast(*net.gm, Backend::kCpu);
+    for (int run = 0; run < 2; ++run) {
+      auto got = fast.run(inputs);
+      REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+      checkSameBits(got.value()[0], want);
+    }
+  }
+  // Concatenations of channels-last values (along channels, and along rows), and with a plain
+  // value (another order: oneDNN's concat).
+  for (int64_t axis : {1, 2, -1}) {
+    CAPTURE(axis);
+    ChannelsLast net;
+    ir::Graph& g = net.gm->graph();
+    ir::Node* a = net.conv("a", 16);
+    ir::Node* b = net.conv("b", axis == 1 ? 24 : 16);
+    ir::Node* two = g.callFunction("torch.cat", {a, b, a}, {{"axis", ir::Argument(axis)}});
+    ir::Node* plain = g.placeholder("plain");
+    ir::Node* three = g.callFunction("torch.cat", {two, plain}, {{"axis", ir::Argument(axis)}});
+    g.output(ir::Argument::list({two, three}));
+    std::vector<Value> inputs = {edgy({2, 16, 7, 5}, 1), edgy({2, axis == 1 ? 24 : 16, 7, 5}, 2)};
+    std::vector<int64_t> plain_shape = {2, axis == 1 ? 56 : 16, axis == 2 ? 21 : 7,
+                                        axis == -1 ? 15 : 5};
+    inputs.push_back(input(plain_shape, 3));
+    std::vector<Value> want = runOn(*net.gm, inputs, Backend::kReference);
+    std::vector<Value> got = runOn(*net.gm, inputs, Backend::kCpu);
+    REQUIRE(got.size() == 2);
+    checkSameBits(got[0], want[0]);
+    checkSameBits(got[1], want[1]);
+  }
+}
+
 TEST_CASE("the cuDNN backend: tested where a CUDA device is usable") {
   std::string why;
   if (!fxc::exec::cudnn::deviceUsable(&why)) {
