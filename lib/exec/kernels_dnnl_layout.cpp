@@ -26,19 +26,34 @@ bool nativeFloat(const Value& x) {
          dynamic_cast<const DnnlData*>(x.native.get()) != nullptr;
 }
 
-struct NativePlan {
+// A primitive kept in a node's plan; made and run on the calling thread when `serial`
+// (SerialScope: below kParallelElements elements, the team costs more than it saves).
+struct PlannedPrimitive {
+  dnnl::primitive primitive;
+  bool serial = false;
+
+  void run(const std::unordered_map<int, memory>& args) const {
+    SerialScope scope(serial);
+    primitive.execute(stream(), args);
+    stream().wait();
+  }
+};
+
+struct NativePlan : PlannedPrimitive {
   memory::desc src, src1;  // the input layouts the primitive was made for
   Eltwise activation;
-  dnnl::primitive primitive;
   memory::desc dst;
   bool use_fallback = false;
 };
 
 // A plan kept in the node's state, made again when `fits` fails; one oneDNN declines falls back.
+// Its primitive, on input 0's elements, is made and run on the calling thread when that is small.
 template <typename Fits, typename Make>
 NativePlan& nativePlan(const KernelContext& c, Fits fits, Make make) {
   return c.plan<NativePlan>(fits, [&] {
     auto plan = std::make_shared<NativePlan>();
+    plan->serial = c.input(0).numel() < kParallelElements;
+    SerialScope scope(plan->serial);
     try {
       make(*plan);
     } catch (const dnnl::error&) {
@@ -70,8 +85,7 @@ Kernel nativeUnary(Kernel previous, std::string type) {
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
     memory dst(plan.dst, engine());
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-    stream().wait();
+    plan.run({{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     return outputs(valueOf(std::move(dst), x.shape, {}));
   };
 }
@@ -178,9 +192,7 @@ Kernel nativeBinary(Kernel previous, dnnl::algorithm algorithm) {
         });
     if (plan.use_fallback) return onPlainInputs(previous, c);
     memory dst(plan.dst, engine());
-    plan.primitive.execute(stream(),
-                           {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
-    stream().wait();
+    plan.run({{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
     return outputs(valueOf(std::move(dst), a->shape, {}));
   };
 }
@@ -212,8 +224,7 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
       plain.resize(static_cast<size_t>(x.shape[0] * x.shape[1]));
     memory dst =
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-    stream().wait();
+    plan.run({{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     return outputs(valueOf(std::move(dst), out_shape, std::move(plain)));
   };
 }
@@ -225,10 +236,9 @@ Kernel nativeGlobalAveragePool(Kernel previous) {
 // ones (a plain NCHW input: ncsp_bnorm) keep a NaN; there the ReLU is a second loop over the
 // output. Training mode, and parameters other than one float32 per channel, go to the
 // reference kernel.
-struct BatchNormPlan {
+struct BatchNormPlan : PlannedPrimitive {
   memory::desc src;
   float eps = 0;
-  dnnl::batch_normalization_forward primitive;
   memory mean, variance, scale, shift;
   bool relu_after = false;  // the ReLU not fused: a loop over the output after the primitive
   bool use_fallback = false;
@@ -255,6 +265,8 @@ Kernel batchNormalization(Kernel reference, bool relu) {
           auto p = std::make_shared<BatchNormPlan>();
           p->src = src.get_desc();
           p->eps = eps;
+          p->serial = x.numel() < kParallelElements;
+          SerialScope scope(p->serial);
           try {
             using Desc = dnnl::batch_normalization_forward::desc;
             using PrimitiveDesc = dnnl::batch_normalization_forward::primitive_desc;
@@ -291,13 +303,12 @@ Kernel batchNormalization(Kernel reference, bool relu) {
       plain_storage.resize(x.f.size());
       dst = memory(plan.src, engine(), plain_storage.data());
     }
-    plan.primitive.execute(stream(), {{DNNL_ARG_SRC, src},
-                                      {DNNL_ARG_MEAN, plan.mean},
-                                      {DNNL_ARG_VARIANCE, plan.variance},
-                                      {DNNL_ARG_SCALE, plan.scale},
-                                      {DNNL_ARG_SHIFT, plan.shift},
-                                      {DNNL_ARG_DST, dst}});
-    stream().wait();
+    plan.run({{DNNL_ARG_SRC, src},
+              {DNNL_ARG_MEAN, plan.mean},
+              {DNNL_ARG_VARIANCE, plan.variance},
+              {DNNL_ARG_SCALE, plan.scale},
+              {DNNL_ARG_SHIFT, plan.shift},
+              {DNNL_ARG_DST, dst}});
     if (plan.relu_after) {  // every float of the buffer: a layout's padding is 0 and stays 0
       float* y = static_cast<float*>(dst.get_data_handle());
       size_t n = dst.get_desc().get_size() / sizeof(float);
@@ -384,18 +395,16 @@ Kernel nativeConcat(Kernel previous) {
       sources.push_back(memoryOf(v));
       descs.push_back(sources.back().get_desc());
     }
-    struct ConcatPlan {
+    struct ConcatPlan : PlannedPrimitive {
       std::vector<memory::desc> sources;
       int axis = 0;
-      dnnl::concat primitive;
       memory::desc dst;
       // Rows instead of the primitive: every source a dense, unblocked layout of one order of the
       // dims (channels-last convolution outputs), so that each source's part of an output row
-      // is one contiguous run of its elements: `rows` runs of `run[k]` bytes from source k.
-      std::vector<size_t> run;
+      // is one contiguous run of its elements: `rows` runs of `run_bytes[k]` bytes from source k.
+      std::vector<size_t> run_bytes;
       int64_t rows = 0;
       bool use_fallback = false;
-      bool serial = false;
     };
     int64_t elements = 1;
     for (int64_t d : shape) elements *= d;
@@ -411,15 +420,15 @@ Kernel nativeConcat(Kernel previous) {
             for (size_t k = 0; k < descs.size(); ++k) {
               const std::vector<int64_t>& dims = c.input(k).shape;
               if (stridesOfLayout(descs[k]) != denseLike(*order, dims)) {
-                p->run.clear();
+                p->run_bytes.clear();
                 break;
               }
               int64_t inner = denseLike(*order, dims)[static_cast<size_t>(axis)] *
                               dims[static_cast<size_t>(axis)];
-              p->run.push_back(static_cast<size_t>(inner) * bytes);
+              p->run_bytes.push_back(static_cast<size_t>(inner) * bytes);
               p->rows = c.input(k).numel() / inner;
             }
-            if (!p->run.empty()) {
+            if (!p->run_bytes.empty()) {
               memory::dims dims(shape.begin(), shape.end());
               p->dst = memory::desc(dims, descs[0].data_type(), denseLike(*order, shape));
               return p;
@@ -441,26 +450,25 @@ Kernel nativeConcat(Kernel previous) {
       plain.resize(static_cast<size_t>(plan.dst.get_size() / 4));
     memory dst =
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
-    if (!plan.run.empty()) {
+    if (!plan.run_bytes.empty()) {
       auto* out = static_cast<char*>(dst.get_data_handle());
-      size_t row = std::accumulate(plan.run.begin(), plan.run.end(), size_t{0});
+      size_t row = std::accumulate(plan.run_bytes.begin(), plan.run_bytes.end(), size_t{0});
       std::vector<const char*> from;
       for (const memory& m : sources) from.push_back(static_cast<const char*>(m.get_data_handle()));
       // One task per (row, source) pair: a plain layout has a row per batch entry only.
       int64_t parts = static_cast<int64_t>(sources.size());
       forEachIndex(elements >= kParallelElements, plan.rows * parts, [&](int64_t task) {
         size_t r = static_cast<size_t>(task / parts), k = static_cast<size_t>(task % parts);
-        size_t offset = std::accumulate(plan.run.begin(), plan.run.begin() + k, size_t{0});
-        std::memcpy(out + r * row + offset, from[k] + r * plan.run[k], plan.run[k]);
+        size_t offset =
+            std::accumulate(plan.run_bytes.begin(), plan.run_bytes.begin() + k, size_t{0});
+        std::memcpy(out + r * row + offset, from[k] + r * plan.run_bytes[k], plan.run_bytes[k]);
       });
       return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));
     }
     std::unordered_map<int, memory> args = {{DNNL_ARG_DST, dst}};
     for (size_t k = 0; k < sources.size(); ++k)
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = sources[k];
-    SerialScope scope(plan.serial);
-    plan.primitive.execute(stream(), args);
-    stream().wait();
+    plan.run(args);
     return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));
   };
 }
@@ -513,8 +521,7 @@ Kernel nativePermute(Kernel previous) {
       if (plan.use_fallback) return onPlainInputs(previous, c);
       Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(x.numel())));
       memory dst(dst_desc, engine(), y.f.data());
-      plan.primitive.execute(stream(), {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
-      stream().wait();
+      plan.run({{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}});
       return outputs(std::move(y));
     }
     if (!x.native && rank == 4 && perm == std::vector<int64_t>{0, 3, 1, 2}) {
@@ -559,8 +566,7 @@ Value reorderView(const KernelContext& c, const memory& src, const memory::desc&
   memory dst(to, engine());
   memory in(from, engine(), src.get_data_handle());
   memory out(to_view, engine(), dst.get_data_handle());
-  plan.primitive.execute(stream(), {{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}});
-  stream().wait();
+  plan.run({{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}});
   return valueOf(std::move(dst), shape, {});
 }
 

@@ -287,9 +287,10 @@ TEST_CASE("Gemm and MatMul: sgemm equals the reference") {
 }
 
 TEST_CASE("small primitives run on the calling thread and leave the thread count as it was") {
-  // A 1×1 convolution of 2 MFLOP runs on the team; one of 0.1 MFLOP, its Linear, softmax and
-  // concatenation on the calling thread (dnnl_common.h's SerialScope): both equal the reference,
-  // and the next kernel sees the thread count --threads set.
+  // A 1×1 convolution of 2 MFLOP runs on the team; one of 0.1 MFLOP, its Linear, softmax,
+  // concatenation and the layout kernels after it on the calling thread (dnnl_common.h's
+  // SerialScope): both equal the reference, and the next kernel sees the thread count --threads
+  // set.
   int before = fxc::exec::maxThreads();
   fxc::exec::setThreads(2);
   for (int64_t hw : {4, 20}) {
@@ -300,9 +301,18 @@ TEST_CASE("small primitives run on the calling thread and leave the thread count
     m->setTensor("weight", tensor({32, 32, 1, 1}, 11));
     m->setTensor("bias", tensor({32}, 12));
     ir::Graph& g = gm->graph();
-    ir::Node* conv = g.callModule("m", {g.placeholder("x")});
+    ir::Node* x = g.placeholder("x");
+    ir::Node* conv = g.callModule("m", {x});
     ir::Node* soft = g.callFunction("torch.softmax", {conv}, {{"axis", ir::Argument(int64_t{1})}});
-    g.output(g.callFunction("torch.cat", {conv, soft}, {{"axis", ir::Argument(int64_t{1})}}));
+    // The layout kernels on a convolution's output that only they read (eltwise, binary,
+    // global pooling).
+    ir::Node* again = g.callModule("m", {x});
+    ir::Node* relu = g.callFunction("torch.relu", {again});
+    ir::Node* sum = g.callFunction("operator.add", {relu, again});
+    ir::Node* pooled = g.callFunction("torch.nn.functional.adaptive_avg_pool2d", {sum},
+                                      {{"output_size", ints({1, 1})}});
+    g.output(ir::Argument::list(
+        {g.callFunction("torch.cat", {conv, soft}, {{"axis", ir::Argument(int64_t{1})}}), pooled}));
     checkBackendsAgree(*gm, {input({1, 32, hw, hw}, 3)});
     CHECK(fxc::exec::maxThreads() == 2);
   }
