@@ -47,12 +47,17 @@ struct NativePlan : PlannedPrimitive {
 };
 
 // A plan kept in the node's state, made again when `fits` fails; one oneDNN declines falls back.
-// Its primitive, on input 0's elements, is made and run on the calling thread when that is small.
+// Its primitive is made and run on the calling thread when every input is small (a broadcast
+// operand may come first: the largest decides).
 template <typename Fits, typename Make>
 NativePlan& nativePlan(const KernelContext& c, Fits fits, Make make) {
   return c.plan<NativePlan>(fits, [&] {
     auto plan = std::make_shared<NativePlan>();
-    plan->serial = c.input(0).numel() < kParallelElements;
+    int64_t largest = 0;
+    for (size_t k = 0; k < c.inputCount(); ++k) {
+      if (const Value* v = c.optionalInput(k)) largest = std::max(largest, v->numel());
+    }
+    plan->serial = largest < kParallelElements;
     SerialScope scope(plan->serial);
     try {
       make(*plan);
