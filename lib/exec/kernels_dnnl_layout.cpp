@@ -406,8 +406,10 @@ Kernel nativeConcat(Kernel previous) {
       memory::desc dst;
       // Rows instead of the primitive: every source a dense, unblocked layout of one order of the
       // dims (channels-last convolution outputs), so that each source's part of an output row
-      // is one contiguous run of its elements: `rows` runs of `run_bytes[k]` bytes from source k.
-      std::vector<size_t> run_bytes;
+      // is one contiguous run of its elements: `rows` runs of `run_bytes[k]` bytes from source k,
+      // each at `offsets[k]` in an output row of `row_bytes`.
+      std::vector<size_t> run_bytes, offsets;
+      size_t row_bytes = 0;
       int64_t rows = 0;
       bool use_fallback = false;
     };
@@ -424,13 +426,15 @@ Kernel nativeConcat(Kernel previous) {
             size_t bytes = int8 ? 1 : sizeof(float);
             for (size_t k = 0; k < descs.size(); ++k) {
               const std::vector<int64_t>& dims = c.input(k).shape;
-              if (stridesOfLayout(descs[k]) != denseLike(*order, dims)) {
+              std::vector<int64_t> dense = denseLike(*order, dims);
+              if (stridesOfLayout(descs[k]) != dense) {
                 p->run_bytes.clear();
                 break;
               }
-              int64_t inner = denseLike(*order, dims)[static_cast<size_t>(axis)] *
-                              dims[static_cast<size_t>(axis)];
+              int64_t inner = dense[static_cast<size_t>(axis)] * dims[static_cast<size_t>(axis)];
+              p->offsets.push_back(p->row_bytes);
               p->run_bytes.push_back(static_cast<size_t>(inner) * bytes);
+              p->row_bytes += p->run_bytes.back();
               p->rows = c.input(k).numel() / inner;
             }
             if (!p->run_bytes.empty()) {
@@ -457,16 +461,14 @@ Kernel nativeConcat(Kernel previous) {
         plain.empty() ? memory(plan.dst, engine()) : memory(plan.dst, engine(), plain.data());
     if (!plan.run_bytes.empty()) {
       auto* out = static_cast<char*>(dst.get_data_handle());
-      size_t row = std::accumulate(plan.run_bytes.begin(), plan.run_bytes.end(), size_t{0});
       std::vector<const char*> from;
       for (const memory& m : sources) from.push_back(static_cast<const char*>(m.get_data_handle()));
       // One task per (row, source) pair: a plain layout has a row per batch entry only.
       int64_t parts = static_cast<int64_t>(sources.size());
       forEachIndex(elements >= kParallelElements, plan.rows * parts, [&](int64_t task) {
         size_t r = static_cast<size_t>(task / parts), k = static_cast<size_t>(task % parts);
-        size_t offset =
-            std::accumulate(plan.run_bytes.begin(), plan.run_bytes.begin() + k, size_t{0});
-        std::memcpy(out + r * row + offset, from[k] + r * plan.run_bytes[k], plan.run_bytes[k]);
+        std::memcpy(out + r * plan.row_bytes + plan.offsets[k], from[k] + r * plan.run_bytes[k],
+                    plan.run_bytes[k]);
       });
       return outputs(valueOf(std::move(dst), shape, std::move(plain), first.dtype));
     }

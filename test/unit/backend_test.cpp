@@ -352,9 +352,9 @@ void checkSameBits(const Value& got, const Value& want) {
   CHECK(differ == 0);
 }
 
-// x → a depthwise 1×1 convolution of weight -2, bias 0 (exactly -2x, NaN and overflow to -inf
-// kept in their channel; oneDNN leaves it channels-last) → module or function `then` on it.
-// Both backends compute the convolution exactly, so what follows sees the same values.
+// Graphs whose values come from depthwise 1×1 convolutions of weight -2, bias 0 (exactly -2x,
+// NaN and overflow to -inf kept in their channel; oneDNN leaves them channels-last): both
+// backends compute them exactly, so what reads them sees the same values on both.
 struct ChannelsLast {
   std::unique_ptr<ir::GraphModule> gm = std::make_unique<ir::GraphModule>();
   ir::Node* conv(const std::string& name, int64_t channels) {
