@@ -4,7 +4,8 @@
 //   %x = DequantizeLinear(%xq, %sx, %zx);  %w = DequantizeLinear(%wq, %sw, %zw)
 //   %c = conv2d(%x, %w, %b);  [%r = clamp(%c)];  %y = QuantizeLinear(%c or %r, %sy, %zy)
 //     ⇒  %y = QLinearConv(%xq, %sx, %zx, %wq, %sw, %zw, %sy, %zy, %bq)   [Max, Min]
-//   (and a transposed convolution into fxc.QLinearConvTranspose, QLinearConv's inputs)
+//     (fxc.QLinearConvAct, QLinearConv's inputs, when %b is a float bias that is not an exact
+//     int32 number of s_x·s_w[c]; a transposed convolution into fxc.QLinearConvTranspose)
 //   %y = QuantizeLinear([clamp](DequantizeLinear(%a) + DequantizeLinear(%b)))
 //     ⇒  %y = com.microsoft.QLinearAdd(%a, ..., %b, ..., %sy, %zy)   [Max, Min]
 //     (and a product of two dequantized values into com.microsoft.QLinearMul)
@@ -25,9 +26,9 @@
 // What each rewrite keeps, from the graph's own values:
 // - QLinearConv: the weights are int8 constants with zero point 0, the scales and zero points
 //   constants (one scale for the input and the output, one per tensor or per output channel for
-//   the weight); the bias an int32 constant at s_x·s_w[c] (used as it is) or any constant bias,
-//   rounded to int32 units of s_x·s_w[c] (at most half a unit of the accumulator, far below the
-//   output's step). The integer run differs from the QDQ model's float run only in rounding: at
+//   the weight); the bias an int32 constant at s_x·s_w[c] (used as it is), or any other constant
+//   bias kept in float and added to the accumulator's real value (fxc's ops: QLinearConv's bias
+//   is int32). The integer run differs from the QDQ model's float run only in rounding: at
 //   most one unit of the output's step, on values at a rounding tie. A transposed convolution
 //   likewise: its weight [C_in, C_out / group, kh, kw], scales per tensor or (group 1) per
 //   output channel, along axis 1.
@@ -340,14 +341,22 @@ class Lowering {
     return true;
   }
 
-  // The integer bias at s_x·s_w[c]: the int32 constant when its DequantizeLinear has exactly that
-  // scale and zero point 0, else any constant bias rounded to those units (a new constant).
-  // nullptr with `why` set when the bias is not a constant or does not fit int32.
-  ir::Node* integerBias(ir::Node* bias, float sx, const std::vector<float>& sw, int64_t channels,
-                        ir::Node* before, std::string& why) {
-    std::vector<float> units(static_cast<size_t>(channels));
-    for (size_t c = 0; c < units.size(); ++c) units[c] = sx * sw[sw.size() == 1 ? 0 : c];
-    std::vector<double> real;
+  // The bias of an integer convolution. The int32 constant at s_x·s_w[c] when its
+  // DequantizeLinear has exactly that scale and zero point 0 (ONNX Runtime's layout), or when the
+  // float bias is an exact integer number of those units (zeros): ONNX's QLinearConv takes it.
+  // Any other constant bias stays the float the QDQ graph adds (a float constant as it is, a
+  // DequantizeLinear of constants evaluated into one), which fxc's integer convolutions add to
+  // the accumulator's real value: rounded to int32 units it would be off by up to half a unit of
+  // the accumulator, and on the `trt` preset's resnet18 that moved the integer run further from
+  // the QDQ model computed in float64 than fxc's float32 run of it (38.4 against 40.1 dB).
+  // `integer` says which. nullptr with `why` set when the bias is not a constant of one value per
+  // channel.
+  ir::Node* convolutionBias(ir::Node* bias, float sx, const std::vector<float>& sw,
+                            int64_t channels, ir::Node* before, bool& integer, std::string& why) {
+    std::vector<double> units(static_cast<size_t>(channels));
+    for (size_t c = 0; c < units.size(); ++c)
+      units[c] = static_cast<double>(sx * sw[sw.size() == 1 ? 0 : c]);  // s_x·s_w[c] in float
+    std::vector<float> real;
     if (isCall(bias, "onnx.DequantizeLinear")) {
       auto q = constant(nodeArg(bias, 0));
       auto s = constant(nodeArg(bias, 1));
@@ -360,34 +369,36 @@ class Lowering {
       bool zero = !z || std::all_of(z->i.begin(), z->i.end(), [](int64_t v) { return v == 0; });
       bool same = zero && (!z || !z->isFloat());
       for (size_t c = 0; c < units.size() && same; ++c)
-        same = s->f[s->numel() == 1 ? 0 : c] == units[c];
+        same = static_cast<double>(s->f[s->numel() == 1 ? 0 : c]) == units[c];
+      integer = true;
       if (same) return (nodeArg(bias, 0));
       for (size_t c = 0; c < units.size(); ++c)
-        real.push_back(static_cast<double>(exec::dequantizeValue(
+        real.push_back(exec::dequantizeValue(
             q->i[c],
-            {s->f[s->numel() == 1 ? 0 : c], z && !z->isFloat() ? z->i[c % z->i.size()] : 0})));
+            {s->f[s->numel() == 1 ? 0 : c], z && !z->isFloat() ? z->i[c % z->i.size()] : 0}));
     } else {
       auto b = constant(bias);
       if (!b || !b->isFloat() || b->numel() != channels) {
         why = "the bias is not a constant of one float per channel";
         return nullptr;
       }
-      real.assign(b->f.begin(), b->f.end());
+      real = b->f;
     }
     std::vector<int64_t> q(real.size());
-    for (size_t c = 0; c < real.size(); ++c) {
-      double v = std::nearbyint(real[c] / units[c]);
-      if (!(std::fabs(v) < 2147483647.0)) {
-        why = "the bias does not fit int32 in units of the input and weight scales";
-        return nullptr;
-      }
-      q[c] = static_cast<int64_t>(v);
+    bool exact = true;
+    for (size_t c = 0; c < real.size() && exact; ++c) {
+      double v = std::nearbyint(static_cast<double>(real[c]) / units[c]);
+      exact = std::fabs(v) < 2147483647.0 && v * units[c] == static_cast<double>(real[c]);
+      q[c] = exact ? static_cast<int64_t>(v) : 0;
     }
-    std::string path = gm_.freshPath(bias->name() + "_int32");
-    gm_.setTensor(path, intTensor(q, {channels}, ir::DType::kInt32));
+    integer = exact;
+    if (!exact && !isCall(bias, "onnx.DequantizeLinear")) return bias;  // the float constant
+    std::string path = gm_.freshPath(bias->name() + (exact ? "_int32" : "_float"));
+    gm_.setTensor(
+        path, exact ? intTensor(q, {channels}, ir::DType::kInt32) : floatTensor(real, {channels}));
     auto guard = gm_.graph().insertingBefore(before);
     ir::Node* node = gm_.graph().getAttr(path);
-    node->meta.dtype = "int32";
+    node->meta.dtype = exact ? "int32" : "float32";
     node->meta.shape = std::vector<std::string>{std::to_string(channels)};
     return node;
   }
@@ -521,17 +532,19 @@ class Lowering {
     std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,      x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1),    nodeArg(dw, 2),
                                       y->scale_node,  y->zero_point_node};
-    ir::Node* bias = nodeArg(conv, 2);
+    bool integer_bias = true;  // QLinearConv's int32 bias, or none
     if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
-      ir::Node* integer = integerBias(bias, x.scale, w_scales, channels, q, why);
-      if (!integer) return false;
-      args.emplace_back(integer);
+      ir::Node* bias =
+          convolutionBias(nodeArg(conv, 2), x.scale, w_scales, channels, q, integer_bias, why);
+      if (!bias) return false;
+      args.emplace_back(bias);
     }
     ir::Kwargs kwargs = conv->kwargs();
     if (fused) kwargs.insert(kwargs.end(), fused->begin(), fused->end());
-    const char* target = fused        ? "fxc.QLinearConvAct"
-                         : transposed ? "fxc.QLinearConvTranspose"
-                                      : "onnx.QLinearConv";
+    // A float bias: fxc's op (QLinearConv's bias is int32).
+    const char* target = fused || (!integer_bias && !transposed) ? "fxc.QLinearConvAct"
+                         : transposed                            ? "fxc.QLinearConvTranspose"
+                                                                 : "onnx.QLinearConv";
     replaceQuantize(q, activation, target, std::move(args), std::move(kwargs), *y);
     if (fused) {
       std::vector<ir::Node*> inputs = act->inputNodes();
@@ -553,9 +566,8 @@ class Lowering {
   // Q([clamp](conv2d(DQ(x), DQ(w), b) + DQ(z))), the convolution and the add read by nothing
   // else, z of the convolution's (known) shape quantized per tensor with constants: the `trt`
   // preset's residual block, whose add the convolution's float result keeps from QLinearAdd ⇒
-  // fxc.QLinearConvAct(x, .., w, .., s_y, z_y, b as int32, z, s_z, z_z[, activation ReLU or
-  // Hardtanh]): the sum of DQ(z) in real units, the clamp, then Q. The bias any constant, in
-  // int32 units of s_x·s_w[c] as for QLinearConv.
+  // fxc.QLinearConvAct(x, .., w, .., s_y, z_y, b, z, s_z, z_z[, activation ReLU or Hardtanh]):
+  // the sum of DQ(z) in real units, the clamp, then Q. The bias any constant (convolutionBias).
   bool lowerConvAdd(ir::Node* q, std::string& why) {
     auto [activation, sum] = activationAndValue(q);
     if (!isCall(sum, "operator.add") || sum->args().size() != 2 || !sum->kwargs().empty())
@@ -586,9 +598,11 @@ class Lowering {
     auto [dx, dw, x, w_scales, channels] = *operands;
     ir::Argument bias;
     if (conv->args().size() > 2 && !conv->args()[2].isNone()) {
-      ir::Node* integer = integerBias(nodeArg(conv, 2), x.scale, w_scales, channels, q, why);
-      if (!integer) return false;
-      bias = ir::Argument(integer);
+      bool integer = true;
+      ir::Node* node =
+          convolutionBias(nodeArg(conv, 2), x.scale, w_scales, channels, q, integer, why);
+      if (!node) return false;
+      bias = ir::Argument(node);
     }
     std::vector<ir::Argument> args = {nodeArg(dx, 0), x.scale_node,       x.zero_point_node,
                                       nodeArg(dw, 0), nodeArg(dw, 1),     nodeArg(dw, 2),

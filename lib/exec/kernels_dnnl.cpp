@@ -377,7 +377,9 @@ Kernel convolution(Kernel reference, Fused fused, bool transposed = false) {
 }
 
 // QLinearConv on oneDNN's int8 convolution: uint8/int8 input, int8 weights (zero point 0, one
-// scale per tensor or per output channel), int32 bias, an 8-bit output. The accumulator is
+// scale per tensor or per output channel), int32 bias (fxc.QLinearConvAct's and
+// QLinearConvTranspose's may be float, in real units: B[c] / (s_x·s_w[c]) in oneDNN's float
+// bias, added to the accumulator before the scales), an 8-bit output. The accumulator is
 // rescaled by s_x·s_w[c]/s_y (oneDNN's output scales, rounded to nearest even) and shifted by
 // the output's zero point: ONNX's arithmetic, in float where the reference uses double (a
 // result on a rounding tie may differ by one unit).
@@ -455,8 +457,10 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
       (x_zp && (!scalarOf(x_zp, false) || x_zp->dtype != x.dtype)) ||
       (y_zp && (!scalarOf(y_zp, false) || !isInt8(y_zp->dtype))) || !w_scale.isFloat() ||
       (w_scale.numel() != 1 && w_scale.numel() != g.cout) ||
-      (b && (b->dtype != (to_float ? ir::DType::kFloat32 : ir::DType::kInt32) ||
-             b->numel() != g.cout)) ||
+      (b && (b->numel() != g.cout ||
+             (b->dtype != ir::DType::kInt32 && b->dtype != ir::DType::kFloat32) ||
+             (to_float && b->dtype != ir::DType::kFloat32) ||
+             (out == QConvOut::kInt8 && !transposed && b->dtype != ir::DType::kInt32))) ||
       (addend && (!addend->isFloat() || addend->shape != dimsOf({g.n, g.cout, g.oh, g.ow}))) ||
       (!activation.empty() && activation != "Relu"))
     return plan;
@@ -466,8 +470,11 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
   std::vector<float> scales;
   // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op);
-  // with an addend, to its units (s_z), its sum, then one linear step to the output's units.
-  float divisor = addend8 ? z_scale : y_scale && !with_activation ? y_scale->f[0] : 1.0f;
+  // with an addend, to its units (s_z), its sum, then one linear step to the output's units;
+  // with neither, straight to the output's units as QLinearConv.
+  bool no_post_ops = !addend8 && (!with_activation || !post);
+  float divisor = addend8 ? z_scale : no_post_ops && y_scale ? y_scale->f[0] : 1.0f;
+  bool float_bias = b && b->isFloat();  // in real units: oneDNN's is in the accumulator's
   // oneDNN applies these factors in float, to int32 accumulators and their rescaled values: each
   // must be a normal float that no accumulator (|a| < 2^32) takes past float's range. A scale of
   // 1e-36 (the addend's) or 1e-39 (the output's, denormal: 1/s_y is inf in float) made results
@@ -512,14 +519,11 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
       if (post && post->algorithm == dnnl::algorithm::eltwise_clip_v2)
         ops.append_eltwise(1.0f, post->algorithm, static_cast<float>(post->alpha * inverse),
                            static_cast<float>(post->beta * inverse));
-    } else if (with_activation) {
+    } else if (with_activation && post) {
       double inverse = 1.0 / static_cast<double>(y_scale->f[0]);
       if (!representable(inverse)) return plan;
-      if (!post) {
-        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, static_cast<float>(inverse),
-                           0.0f);
-      } else if (post->algorithm == dnnl::algorithm::eltwise_linear &&
-                 post->then == dnnl::algorithm::eltwise_clip_v2) {
+      if (post->algorithm == dnnl::algorithm::eltwise_linear &&
+          post->then == dnnl::algorithm::eltwise_clip_v2) {
         // Hardsigmoid with 1/s_y folded in: clip(α/s_y · x + β/s_y, lo/s_y, hi/s_y). oneDNN
         // 2.6's int8 convolution drops a linear post-op after linear and clip (its result was
         // the clip's, unscaled: int8_test).
@@ -534,7 +538,7 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     }
     attr.set_post_ops(ops);
     ConvPrimitive made =
-        makeConvolution(g, transposed, dnnlType(x.dtype), s8, to_float ? kF32 : s32, b != nullptr,
+        makeConvolution(g, transposed, dnnlType(x.dtype), s8, float_bias ? kF32 : s32, b != nullptr,
                         dnnlType(plan->dst_type), attr);
     plan->conv = made.primitive;
     plan->dst = made.dst;
@@ -547,12 +551,13 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
     dnnl::reorder(user, plan->weights).execute(stream(), user, plan->weights);
     if (b) {
       plan->bias = memory(made.bias, engine());
-      if (to_float) {
-        // oneDNN adds the bias to the accumulator before the output scales.
+      if (float_bias) {
+        // oneDNN adds the bias to the accumulator before the output scales (s_x·s_w[c] / divisor):
+        // B[c] / divisor in the scales' units.
         auto* bias = static_cast<float*>(plan->bias.get_data_handle());
         for (size_t k = 0; k < b->f.size(); ++k)
-          bias[k] =
-              static_cast<float>(static_cast<double>(b->f[k]) / scales[scales.size() == 1 ? 0 : k]);
+          bias[k] = static_cast<float>(static_cast<double>(b->f[k]) / divisor /
+                                       scales[scales.size() == 1 ? 0 : k]);
       } else {
         auto* bias = static_cast<int32_t*>(plan->bias.get_data_handle());
         for (size_t k = 0; k < b->i.size(); ++k) bias[k] = static_cast<int32_t>(b->i[k]);

@@ -206,7 +206,7 @@ Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Val
 // saturate(round(acc · s_a·s_b[c] / s_y) + zp_y), c the index along `channel_axis` (b's
 // per-channel scales: the output channel of a convolution, the column of a matrix product).
 Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, const Value& y_scale,
-                 const Value* y_zp, size_t channel_axis) {
+                 const Value* y_zp, size_t channel_axis, const Value* real_bias = nullptr) {
   requireFloat(a_scale, "a scale");
   requireFloat(b_scale, "b scale");
   requireFloat(y_scale, "the output scale");
@@ -227,10 +227,15 @@ Value requantize(const Value& acc, const Value& a_scale, const Value& b_scale, c
     if (!std::isfinite(multipliers.back()))
       throw ExecError("the scales give no finite rescaling (a zero or infinite scale)");
   }
+  if (real_bias &&
+      (channel_axis >= acc.shape.size() || real_bias->numel() != acc.shape[channel_axis]))
+    throw ExecError("the bias must have one value per output channel");
   Value y = Value::ints(acc.shape, std::vector<int64_t>(acc.i.size()), dtype);
   Slices channels(acc.shape, b_scale.f.size() == 1 ? -1 : static_cast<int64_t>(channel_axis));
+  Slices biases(acc.shape, static_cast<int64_t>(channel_axis));
   for (size_t k = 0; k < acc.i.size(); ++k) {
     double real = static_cast<double>(acc.i[k]) * multipliers[channels.of(k)];
+    if (real_bias) real += static_cast<double>(real_bias->f[biases.of(k)]) / y_scale.f[0];
     double q = std::nearbyint(real) + static_cast<double>(zp);
     y.i[k] = static_cast<int64_t>(
         std::clamp(q, static_cast<double>(range.min), static_cast<double>(range.max)));
@@ -348,13 +353,17 @@ std::vector<Value> quantizedConvolutionToFloat(const KernelContext& c) {
 // fxc.QLinearConvAct (quant-lower's Q([act](conv(DQ(x), DQ(w)) + B [+ DQ(Z)])) for an
 // activation Hardswish, SiLU, ..., or a ReLU or clamp that saturation does not give): QLinearConv's
 // inputs, then optionally an 8-bit addend Z with its scale and zero point; the exact accumulator
-// (B in it) in real units (in double), plus DequantizeLinear(Z) in float (the QDQ graph's add),
+// in real units (in double) with B in it (int32 at s_x·s_w[c] as QLinearConv's, or a float bias in
+// real units: the QDQ graph's own), plus DequantizeLinear(Z) in float (the QDQ graph's add),
 // the activation's reference kernel (`activation`, its activation_* attributes; none without
 // that attribute), then QuantizeLinear's arithmetic with the output's scale and zero point.
 std::vector<Value> quantizedConvolutionActivation(const KernelContext& c) {
+  const Value* bias = c.optionalInput(8);
+  bool real_bias = bias && bias->isFloat();  // in real units, added to the accumulator's value
   Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5),
-                                 c.optionalInput(8));
-  Value real = dequantizeAccumulator(acc, c.input(1), c.input(4), nullptr, 1, "output channel");
+                                 real_bias ? nullptr : bias);
+  Value real = dequantizeAccumulator(acc, c.input(1), c.input(4), real_bias ? bias : nullptr, 1,
+                                     "output channel");
   if (const Value* z = c.optionalInput(9)) {
     const Value& z_scale = requireFloat(c.input(10), "the addend's scale");
     const Value* z_zp = c.optionalInput(11);
@@ -473,10 +482,15 @@ void addQuantizationKernels(KernelTable& t) {
   for (bool transposed : {false, true}) {
     add(t, {transposed ? "fxc.QLinearConvTranspose" : "onnx.QLinearConv"},
         [transposed](const KernelContext& c) {
-          Value acc = integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3),
-                                         c.optionalInput(5), c.optionalInput(8), transposed);
-          return outputs(
-              requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1));
+          // fxc.QLinearConvTranspose's bias may be float, in real units (quant-lower keeps a QDQ
+          // graph's float bias); QLinearConv's is int32.
+          const Value* bias = c.optionalInput(8);
+          const Value* real_bias = transposed && bias && bias->isFloat() ? bias : nullptr;
+          Value acc =
+              integerConvolution(c, c.input(0), c.optionalInput(2), c.input(3), c.optionalInput(5),
+                                 real_bias ? nullptr : bias, transposed);
+          return outputs(requantize(acc, c.input(1), c.input(4), c.input(6), c.optionalInput(7), 1,
+                                    real_bias));
         });
   }
   add(t, {"fxc.QLinearConvToFloat"}, quantizedConvolutionToFloat);

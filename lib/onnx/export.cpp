@@ -435,9 +435,9 @@ class Exporter {
   // fxc.QLinearConvAct (quant-lower's Q([act](conv(DQ(x), DQ(w)) + B [+ DQ(Z)]))) and
   // QLinearConvTranspose (Q(conv_transpose(...))) are written as the QDQ ops they compute:
   // DequantizeLinear of the input and of the weight (axis 0; a transposed convolution's output
-  // channels are axis 1), Conv or ConvTranspose with the bias in real units (B[c]·s_x·s_w[c], a
-  // float constant), the Add of DequantizeLinear(Z) and the activation's ops (QLinearConvAct,
-  // where it has them), QuantizeLinear.
+  // channels are axis 1), Conv or ConvTranspose with the bias in real units (B[c]·s_x·s_w[c] for
+  // an int32 B, a float B as it is), the Add of DequantizeLinear(Z) and the activation's ops
+  // (QLinearConvAct, where it has them), QuantizeLinear.
   void emitQuantizedConvolution(const ir::Node& node) {
     const auto& args = node.args();
     bool transposed = node.target() == "fxc.QLinearConvTranspose";
@@ -469,9 +469,12 @@ class Exporter {
       std::vector<double> b = constant(8), sx = constant(1), sw = constant(4);
       if (sx.size() != 1 || (sw.size() != 1 && sw.size() != b.size()))
         refuse("with scales that do not match its bias");
+      // An int32 bias is in units of s_x·s_w[c]; a float one already in real units.
+      const ir::Node* at = args[8].toNode();
+      bool real_units = gm_.findTensor(at->target())->dtype == ir::DType::kFloat32;
       std::vector<float> real(b.size());
       for (size_t c = 0; c < b.size(); ++c)
-        real[c] = static_cast<float>(b[c] * sx[0] * sw[sw.size() == 1 ? 0 : c]);
+        real[c] = static_cast<float>(real_units ? b[c] : b[c] * sx[0] * sw[sw.size() == 1 ? 0 : c]);
       auto bias = madeTensor(ir::DType::kFloat32, {static_cast<int64_t>(real.size())}, real.data(),
                              real.size() * sizeof(float));
       conv_inputs.push_back(tensorName(bias, base + "_bias"));

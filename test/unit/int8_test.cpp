@@ -558,9 +558,10 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
     const char* what;
     ConvModel model;
     int64_t lowered;
-    // The clamp applied by the convolution (QLinearConvAct, ReLU or Hardtanh), not by an
-    // integer Max/Min after a QLinearConv: where saturation alone does not clip.
-    bool clamp_in_conv = false;
+    // Lowered to fxc.QLinearConvAct, not QLinearConv: a clamp the convolution applies (ReLU or
+    // Hardtanh) where saturation alone does not clip, not an integer Max/Min after it; or a bias
+    // that is no exact int32 number of s_x·s_w[c], added in float.
+    bool conv_act = false;
   };
   const auto s8 = ir::DType::kInt8;
   std::vector<Variant> variants = {
@@ -569,7 +570,7 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
       {"relu in the convolution (int8, zero point 0)", {s8, 0}, 1, true},
       {"no relu, int8 output", {s8, -3, false}, 1},
       {"no bias", {ir::DType::kUInt8, 0, true, 0}, 1},
-      {"float bias rounded to the accumulator's unit", {ir::DType::kUInt8, 0, true, 2}, 1},
+      {"float bias kept in real units", {ir::DType::kUInt8, 0, true, 2}, 1, true},
       {"int32 bias at another scale, requantized (relu in the convolution: zero point 5)",
        {ir::DType::kUInt8, 5, true, 1, 0, 1.37f},
        1,
@@ -599,6 +600,10 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
                                           : "transposed, grouped, per channel: refused",
                         m, transposed == 3 ? 0 : 1});
   }
+  ConvModel transposed_float_bias;
+  transposed_float_bias.transposed = 1;
+  transposed_float_bias.bias = 2;
+  variants.push_back({"transposed, float bias kept in real units", transposed_float_bias, 1});
   for (const Variant& v : variants) {
     std::string what = v.what;
     CAPTURE(what);
@@ -615,9 +620,108 @@ TEST_CASE("quant-lower: convolutions lowered compute the QDQ graph within one ou
       in_conv += node->target() == "fxc.QLinearConvAct";
       bounds += node->target() == "torch.maximum" || node->target() == "torch.minimum";
     }
-    CHECK(in_conv == (v.clamp_in_conv ? 1 : 0));
+    CHECK(in_conv == (v.conv_act ? 1 : 0));
     CHECK(bounds == (v.model.clamp_max == INFINITY ? 1 : 0));
     checkAgainstQdq(*qdq, *lowered, inputs, y_scale);
+  }
+}
+
+TEST_CASE("quant-lower: a float bias is added in real units, not rounded to the accumulator's") {
+  // Q(conv(DQ(x), DQ(w), b)) with b[c] = (k + f)·s_x·s_w[c], f a fraction in [0.2, 0.8], and
+  // s_x·s_w/s_y near 0.37: b rounded to int32 units of s_x·s_w[c] moves the real result by up to
+  // 0.19 of an output step, which changes a third of the outputs. The oracle is computed here:
+  // the exact integer accumulator, then (acc·s_x·s_w[c] + b[c]) / s_y in double, rounded half to
+  // even; outputs within 1e-3 of a tie are skipped (the QDQ graph's float arithmetic may round
+  // them either way). Both the QDQ graph as written and the lowered graph on both backends must
+  // equal it everywhere else.
+  const float sx = 0.01f, sy = 0.002f;
+  const int64_t n = 2, cin = 4, cout = 8, h = 6, w = 6, zx = 128, zy = 128;
+  // Small inputs and weights keep the outputs inside uint8's range (checked below).
+  Value wq = randomInts({cout, cin, 3, 3}, ir::DType::kInt8, -6, 6, 31);
+  Value sw = randomFloats({cout}, 0.06f, 0.09f, 32);
+  std::vector<float> bias(cout);
+  std::mt19937 rng(33);
+  std::uniform_int_distribution<int> whole(-100, 100);
+  std::uniform_real_distribution<double> fraction(0.2, 0.8);
+  for (int64_t c = 0; c < cout; ++c)
+    bias[c] = static_cast<float>((whole(rng) + fraction(rng)) * sx * sw.f[c]);
+  // x on the input's grid: Q(x) = k + 128 exactly.
+  Value xq = randomInts({n, cin, h, w}, ir::DType::kUInt8, 118, 138, 34);
+  Value x = Value::floats(xq.shape, std::vector<float>(xq.i.size()));
+  for (size_t k = 0; k < xq.i.size(); ++k) x.f[k] = static_cast<float>(xq.i[k] - zx) * sx;
+
+  auto model = [&] {
+    auto b = std::make_unique<Builder>();
+    ir::Node* dx = b->dequantize(b->quantize(b->g().placeholder("x"), sx, zx, ir::DType::kUInt8),
+                                 sx, zx, ir::DType::kUInt8);
+    ir::Node* dw = b->g().callFunction(
+        "onnx.DequantizeLinear",
+        {b->constant(wq), b->constant(sw),
+         b->constant(Value::ints({cout}, std::vector<int64_t>(cout, 0), ir::DType::kInt8))},
+        {{"axis", ir::Argument(int64_t{0})}});
+    ir::Node* conv = b->g().callFunction(
+        "torch.nn.functional.conv2d", {dx, dw, b->constant(Value::floats({cout}, bias))},
+        {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}, {"strides", ints({1, 1})}});
+    b->g().output(b->quantize(conv, sy, zy, ir::DType::kUInt8));
+    return std::move(b->gm);
+  };
+  // The oracle.
+  std::vector<int64_t> want(static_cast<size_t>(n * cout * h * w));
+  std::vector<bool> tie(want.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t o = 0; o < cout; ++o)
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t x0 = 0; x0 < w; ++x0) {
+          int64_t acc = 0;
+          for (int64_t c = 0; c < cin; ++c)
+            for (int64_t ky = 0; ky < 3; ++ky)
+              for (int64_t kx = 0; kx < 3; ++kx) {
+                int64_t yy = y + ky - 1, xx = x0 + kx - 1;
+                if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
+                acc += (xq.i[((i * cin + c) * h + yy) * w + xx] - zx) *
+                       wq.i[((o * cin + c) * 3 + ky) * 3 + kx];
+              }
+          double t = (static_cast<double>(acc) * sx * sw.f[o] + bias[o]) / sy;
+          size_t k = static_cast<size_t>(((i * cout + o) * h + y) * w + x0);
+          tie[k] = std::fabs(t - std::floor(t) - 0.5) < 1e-3;
+          want[k] = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(t)) + zy, 0, 255);
+        }
+  // Rounding the bias would have moved this many of them (the test's power to fail).
+  size_t moved = 0;
+  for (int64_t o = 0; o < cout; ++o) {
+    double units = static_cast<double>(sx * sw.f[o]);
+    moved += std::nearbyint(bias[o] / units) * units != static_cast<double>(bias[o]);
+  }
+  CHECK(moved == static_cast<size_t>(cout));
+  // Most outputs inside uint8's range (a saturated one says nothing about the bias).
+  int64_t saturated =
+      std::count(want.begin(), want.end(), 0) + std::count(want.begin(), want.end(), 255);
+  CHECK(saturated < static_cast<int64_t>(want.size() / 20));
+  auto qdq = model();
+  auto lowered = model();
+  Lowered counts = lower(*lowered);
+  REQUIRE(counts.conv == 1);
+  int64_t conv_act = 0;
+  for (const ir::Node* node : lowered->graph()) conv_act += node->target() == "fxc.QLinearConvAct";
+  CHECK(conv_act == 1);
+  auto compare = [&](const Value& got) {
+    REQUIRE(got.i.size() == want.size());
+    size_t checked = 0, wrong = 0;
+    for (size_t k = 0; k < want.size(); ++k) {
+      if (tie[k]) continue;
+      ++checked;
+      wrong += got.i[k] != want[k];
+    }
+    CHECK(checked > want.size() * 9 / 10);
+    CHECK(wrong == 0);
+  };
+  {
+    INFO("the QDQ graph as written, reference kernels");
+    compare(run(*qdq, Backend::kReference, {x})[0]);
+  }
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    INFO("lowered, backend " << static_cast<int>(backend));
+    compare(run(*lowered, backend, {x})[0]);
   }
 }
 
