@@ -9,13 +9,20 @@
 # against the Q/DQ model run in float), and the time the whole
 # command takes (load, fold, observe, calibrate, convert, report).
 #
+# Float64 (--float64): the same QDQ files (per-channel weights, 32 random calibration samples)
+# against the QDQ model computed in float64 by PyTorch from `fxc codegen`'s package
+# (scripts/qdq_float64.py): fxc's integer run and its two float32 runs of the graph as written
+# (reference kernels, oneDNN), SQNR over 4 random inputs. The float32 runs round every sum of a
+# convolution to float32 (the QDQ graph's own arithmetic, in an order ONNX leaves open); the
+# integer run's accumulators are exact. What "integer vs Q/DQ" above measures is their distance.
+#
 # Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
 # model fxc quantize wrote (the pipeline's quant-lower: integer kernels) and ONNX Runtime's run of
 # the same QDQ file (npm onnxruntime-node, all graph optimizations: its own QDQ fusions), median
 # ms (fxc's with `bench --optimized-only`: the executed graph alone, run after run, as ONNX
 # Runtime's session is); per model, preset, batch (1, 8) and threads (1, all). Ratios: fxc int8 over ONNX Runtime
 # int8 (with their geometric mean and maximum), fxc int8 over fxc float32.
-#   scripts/bench_quant.sh [--accuracy|--speed] [--models "resnet18 resnet50 mobilenet_v2"]
+#   scripts/bench_quant.sh [--accuracy|--float64|--speed] [--models "resnet18 resnet50 mobilenet_v2"]
 #                          [--batches "1 8"] [--runs N]
 # Needs torch + torchvision to export the models, npm for ONNX Runtime (not needed by the tests).
 set -euo pipefail
@@ -23,15 +30,17 @@ cd "$(dirname "$0")/.."
 models="resnet18 resnet50 mobilenet_v2"
 batches="1 8"
 runs=10
-parts="accuracy speed"
+parts="accuracy float64 speed"
 while [ $# -gt 0 ]; do
   case "$1" in
     --accuracy) parts=accuracy; shift ;;
     --speed) parts=speed; shift ;;
+    --float64) parts=float64; shift ;;
     --models) models="$2"; shift 2 ;;
     --batches) batches="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    *) echo "usage: $0 [--accuracy|--speed] [--models LIST] [--batches LIST] [--runs N]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--accuracy|--float64|--speed] [--models LIST] [--batches LIST] [--runs N]" >&2
+       exit 2 ;;
   esac
 done
 ./scripts/setup.sh torch node  # the models come from torch.onnx; ONNX Runtime from npm
@@ -70,9 +79,7 @@ print("%.2f %.6f %.4g %.2f %s" % (o["sqnr_db"], o["cosine"], o["max_abs_error"],
   done
 }
 
-speed() {
-  ort=build/ort
-  ./scripts/ort/install.sh "$ort"
+quantized() {  # the QDQ files of --float64 and --speed, written once
   mkdir -p build/quant
   for model in $models; do
     for preset in trt ort-cpu; do
@@ -81,6 +88,22 @@ speed() {
           -o "build/quant/$model.$preset.onnx"
     done
   done
+}
+
+float64() {
+  quantized
+  for model in $models; do
+    for preset in trt ort-cpu; do
+      printf '%-13s %-8s against float64: %s\n' "$model" "$preset" \
+        "$("$python" scripts/qdq_float64.py build/fxc "build/quant/$model.$preset.onnx")"
+    done
+  done
+}
+
+speed() {
+  ort=build/ort
+  ./scripts/ort/install.sh "$ort"
+  quantized
   all=$(nproc)
   printf '%-13s %-8s %5s %7s | %10s %10s %10s | %8s %9s\n' model preset batch threads \
     "fxc fp32" "fxc int8" "ORT int8" "fxc/ORT" "int8/fp32"

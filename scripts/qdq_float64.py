@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""A QDQ model's runs against the same QDQ model computed in float64.
+
+fxc's integer run of a QDQ model (`fxc run`, quant-lower's integer kernels) and its float32 runs
+of the graph as written (`-O0`: the reference kernels, and oneDNN's) are each compared with the
+QDQ graph computed in float64 by PyTorch, from the package `fxc codegen` writes (QuantizeLinear
+and DequantizeLinear as their arithmetic in onnx_ops.py, the module cast to double): an oracle
+that shares no kernel with fxc, and whose convolutions do not round their sums to float32.
+Prints one line: SQNR in dB of each run against float64, the mean over the inputs.
+
+  qdq_float64.py FXC MODEL.onnx [--inputs N] [--batch B]
+
+Needs torch (Debian's python3-torch) and numpy.
+"""
+import argparse
+import importlib
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+
+def sqnr(want, got):
+    want = want.astype(np.float64)
+    noise = ((want - got.astype(np.float64)) ** 2).sum()
+    return math.inf if noise == 0 else 10 * math.log10((want ** 2).sum() / noise)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("fxc")
+    parser.add_argument("model")
+    parser.add_argument("--inputs", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=1)
+    args = parser.parse_args()
+    runs = {"integer": [], "float32 reference": [], "float32 oneDNN": []}
+    with tempfile.TemporaryDirectory() as work:
+        package = os.path.join(work, "qdq_package")
+        subprocess.run([args.fxc, "codegen", args.model, "-o", package, "-q"], check=True)
+        sys.path.insert(0, work)
+        module = importlib.import_module("qdq_package").load().double().eval()
+        for seed in range(1, args.inputs + 1):
+            common = [args.fxc, "run", args.model, "--batch", str(args.batch), "--seed", str(seed), "-q"]
+            inputs = os.path.join(work, f"in{seed}")
+            dirs = {name: os.path.join(work, f"{k}_{seed}") for k, name in enumerate(runs)}
+            subprocess.run(common + ["--save-inputs", inputs, "--output-dir", dirs["integer"]],
+                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(common + ["-O0", "--backend", "reference", "--output-dir",
+                                     dirs["float32 reference"]], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(common + ["-O0", "--output-dir", dirs["float32 oneDNN"]], check=True,
+                           stdout=subprocess.DEVNULL)
+            feeds = [torch.from_numpy(np.load(os.path.join(inputs, f"{name}.npy"))).double()
+                     for name in module.onnx_inputs]
+            with torch.inference_mode():
+                want = module(*feeds)
+            if isinstance(want, torch.Tensor):
+                want = (want,)
+            for name, run_dir in dirs.items():
+                values = [sqnr(w.numpy(), np.load(os.path.join(run_dir, f"{out}.npy")))
+                          for w, out in zip(want, module.onnx_outputs)]
+                runs[name].append(min(values))
+    print(" ".join(f"{name}: {np.mean(v):.2f} dB;" for name, v in runs.items()).rstrip(";"))
+
+
+if __name__ == "__main__":
+    main()
