@@ -386,10 +386,15 @@ class Lowering {
     }
     std::vector<int64_t> q(real.size());
     bool exact = true;
-    for (size_t c = 0; c < real.size() && exact; ++c) {
+    for (size_t c = 0; c < real.size(); ++c) {
+      // Within int32 in those units either way (a NaN, an infinity or a huge bias: refused).
       double v = std::nearbyint(static_cast<double>(real[c]) / units[c]);
-      exact = std::fabs(v) < 2147483647.0 && v * units[c] == static_cast<double>(real[c]);
-      q[c] = exact ? static_cast<int64_t>(v) : 0;
+      if (!(std::fabs(v) < 2147483647.0)) {
+        why = "the bias does not fit int32 in units of the input and weight scales";
+        return nullptr;
+      }
+      exact = exact && v * units[c] == static_cast<double>(real[c]);
+      q[c] = static_cast<int64_t>(v);
     }
     integer = exact;
     if (!exact && !isCall(bias, "onnx.DequantizeLinear")) return bias;  // the float constant
