@@ -1583,19 +1583,70 @@ Kernel matmulIntegerToFloat(Kernel reference) {
 // give as (offset / stride) mod rows. The table is narrowed to bytes once when it is a constant.
 struct LookupPlan {
   std::vector<uint8_t> table;  // rows × 256 result bytes, indexed by the input's byte
+  // The rows as integer affine maps, when every row is one (a BatchNorm and ReLU's table):
+  // computed with vector arithmetic instead of a byte gather per element.
+  std::optional<AffineRows> affine;
 };
 
-FXC_VECTOR_CLONES void lookupRange(const uint8_t* x, uint8_t* y, size_t begin, size_t end,
-                                   const uint8_t* row) {
-  for (size_t k = begin; k < end; ++k) y[k] = row[x[k]];
+// (a·v + b) >> 16 clamped to [lo, hi], v an 8-bit input value: AffineRows' map, in int32 as
+// affineRows checked it. `Per` 1: one map for the run (its row's); else one per element.
+// (The run's map in locals: y's bytes may alias anything, which would reload it per element.)
+template <typename In, size_t Per>
+inline void affineLoop(const In* x, uint8_t* y, size_t n, const int32_t* a, const int32_t* b,
+                       const int32_t* lo, const int32_t* hi) {
+  if constexpr (Per == 1) {
+    const int32_t a0 = *a, b0 = *b, lo0 = *lo, hi0 = *hi;
+    for (size_t k = 0; k < n; ++k) {
+      int32_t t = (a0 * static_cast<int32_t>(x[k]) + b0) >> 16;
+      y[k] = static_cast<uint8_t>(std::min(std::max(t, lo0), hi0));
+    }
+  } else {
+    for (size_t k = 0; k < n; ++k) {
+      int32_t t = (a[k] * static_cast<int32_t>(x[k]) + b[k]) >> 16;
+      y[k] = static_cast<uint8_t>(std::min(std::max(t, lo[k]), hi[k]));
+    }
+  }
 }
-// Pixels of a channels-last value (or a part of one: pixels 1): element c of each on row c. No
-// loop-carried row counter: DenseNet's lookups ran at 0.9 ns an element with one.
-FXC_VECTOR_CLONES void lookupPixels(const uint8_t* x, uint8_t* y, size_t pixels, size_t rows,
-                                    const uint8_t* table) {
-  for (size_t p = 0; p < pixels; ++p, x += rows, y += rows)
-    for (size_t r = 0; r < rows; ++r) y[r] = table[r * 256 + x[r]];
+// per_row: element k on row k (a channels-last pixel, or part of one); else all on the first.
+FXC_VECTOR_CLONES void affineRange(const uint8_t* x, uint8_t* y, size_t n, bool per_row,
+                                   const int32_t* a, const int32_t* b, const int32_t* lo,
+                                   const int32_t* hi) {
+  per_row ? affineLoop<uint8_t, 0>(x, y, n, a, b, lo, hi)
+          : affineLoop<uint8_t, 1>(x, y, n, a, b, lo, hi);
 }
+FXC_VECTOR_CLONES void affineRange(const int8_t* x, uint8_t* y, size_t n, bool per_row,
+                                   const int32_t* a, const int32_t* b, const int32_t* lo,
+                                   const int32_t* hi) {
+  per_row ? affineLoop<int8_t, 0>(x, y, n, a, b, lo, hi)
+          : affineLoop<int8_t, 1>(x, y, n, a, b, lo, hi);
+}
+
+// What the plan does for the elements [begin, end) of run `row`, or (per_row) for elements whose
+// rows start at `row` and go up by one each: the affine maps, or the table's bytes.
+struct LookupRun {
+  const LookupPlan& plan;
+  bool is_signed;
+  const uint8_t* x;
+  uint8_t* y;
+  void operator()(size_t begin, size_t end, size_t row, bool per_row) const {
+    if (end <= begin) return;
+    if (const AffineRows* f = plan.affine ? &*plan.affine : nullptr) {
+      const int32_t *a = f->a.data() + row, *b = f->b.data() + row, *lo = f->lo.data() + row,
+                    *hi = f->hi.data() + row;
+      size_t n = end - begin;
+      if (is_signed)
+        return affineRange(reinterpret_cast<const int8_t*>(x) + begin, y + begin, n, per_row, a, b,
+                           lo, hi);
+      return affineRange(x + begin, y + begin, n, per_row, a, b, lo, hi);
+    }
+    const uint8_t* table = plan.table.data() + row * 256;
+    if (per_row) {
+      for (size_t k = begin, r = 0; k < end; ++k, ++r) y[k] = table[r * 256 + x[k]];
+    } else {
+      for (size_t k = begin; k < end; ++k) y[k] = table[x[k]];
+    }
+  }
+};
 Kernel lookupInt8(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     if (c.inputCount() != 2) return onPlainInputs(reference, c);
@@ -1629,6 +1680,7 @@ Kernel lookupInt8(Kernel reference) {
               static_cast<uint8_t>(table.i[r * 256 + static_cast<size_t>(value + offset)]);
         }
       }
+      if (c.constantInput(1)) p->affine = affineRows(table.i, rows, -offset);  // fitted once
       return p;
     };
     std::shared_ptr<LookupPlan> fresh;
@@ -1638,21 +1690,21 @@ Kernel lookupInt8(Kernel reference) {
     memory y(retyped(desc, dnnlType(table.dtype)), engine());
     const auto* from = static_cast<const uint8_t*>(in.get_data_handle());
     auto* to = static_cast<uint8_t*>(y.get_data_handle());
-    const uint8_t* rows_at = plan.table.data();
+    LookupRun lookup{plan, x.dtype == ir::DType::kInt8, from, to};
     inBlocks(n, [&](size_t begin, size_t end) {
-      if (rows == 1) return lookupRange(from, to, begin, end, rows_at);
+      if (rows == 1) return lookup(begin, end, 0, false);
       if (stride == 1) {  // the rest of a pixel, whole pixels, the start of one
         size_t row = begin % rows, head = std::min(end - begin, (rows - row) % rows);
-        lookupPixels(from + begin, to + begin, 1, head, rows_at + row * 256);
-        size_t pixels = (end - begin - head) / rows, tail = begin + head + pixels * rows;
-        lookupPixels(from + begin + head, to + begin + head, pixels, rows, rows_at);
-        return lookupPixels(from + tail, to + tail, 1, end - tail, rows_at);
+        lookup(begin, begin + head, row, true);
+        size_t k = begin + head;
+        for (; k + rows <= end; k += rows) lookup(k, k + rows, 0, true);
+        return lookup(k, end, 0, true);
       }
       // Runs of `stride` elements share a row; the row advances (cyclically) run by run.
       size_t row = (begin / stride) % rows, left = stride - begin % stride;
       for (size_t k = begin; k < end;) {
         size_t run = std::min(left, end - k);
-        lookupRange(from, to, k, k + run, rows_at + row * 256);
+        lookup(k, k + run, row, false);
         k += run;
         left = stride;
         row = row + 1 == rows ? 0 : row + 1;

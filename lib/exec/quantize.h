@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace fxc::exec {
@@ -35,6 +36,17 @@ inline float meanOfQuantized(int64_t centered_sum, int64_t count, float scale) {
 // max(|lo|, |hi|) / ((max - min) / 2); asymmetric: scale (hi - lo) / (max - min), zero point
 // round(min - lo / scale) clamped to the range. A zero range gives scale 1.
 QuantParams chooseParams(float lo, float hi, QuantRange range, bool symmetric);
+
+// A lookup table's rows (fxc.QLinearLookup: rows × 256 results, row r's result for the 8-bit
+// value v at r·256 + v − first, v from `first`, −128 or 0) as integer affine maps where each is
+// one: result = clamp((a·v + b) >> 16, lo, hi) in int32 arithmetic (no overflow for any v),
+// equal to the table on all 256 values of every row (checked here, value by value). A BatchNorm
+// and ReLU between DequantizeLinear and QuantizeLinear makes such rows; a GELU or a sigmoid does
+// not. nullopt when some row is not one: the table then stays a table.
+struct AffineRows {
+  std::vector<int32_t> a, b, lo, hi;  // one per row
+};
+std::optional<AffineRows> affineRows(const std::vector<int64_t>& table, size_t rows, int64_t first);
 
 // Which parameters each element of a tensor uses: one set for the whole tensor (axis < 0), or
 // one per index along `axis` (per channel).

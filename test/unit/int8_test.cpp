@@ -11,6 +11,7 @@
 
 #include "exec/interpreter.h"
 #include "exec/kernel.h"
+#include "exec/quantize.h"
 #include "ir/graph_module.h"
 #include "ir/lint.h"
 #include "passes/registry.h"
@@ -1405,6 +1406,90 @@ TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the ref
   auto wrong = interpreter.run({randomFloats({1, 4, 2, 2}, -1, 1, 94)});
   REQUIRE_FALSE(wrong);
   CHECK(wrong.error().find("3 rows for 4 indices") != std::string::npos);
+}
+
+TEST_CASE("lookup tables as integer affine maps: exact where a row is one, refused elsewhere") {
+  // Rows clamp(round(α·v + β), lo, hi) over the 8-bit values v — what a BatchNorm and ReLU
+  // between DequantizeLinear and QuantizeLinear give — rising and falling, shallow and steep,
+  // constant; each must come back as a map equal to it on all 256 values, and the kernel on
+  // oneDNN's layouts (plain, channels-last) must give the reference's bytes. Near misses — one
+  // entry off by one, a row that is not monotone (a GELU's dip), a slope past 64 — keep the
+  // table (the same bytes either way).
+  std::mt19937 rng(95);
+  std::uniform_real_distribution<double> slope(0.05, 3.0), offset(-200, 200);
+  auto row = [&](int64_t first, double alpha, double beta, int64_t lo, int64_t hi) {
+    std::vector<int64_t> t(256);
+    for (int64_t k = 0; k < 256; ++k)
+      t[k] = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(alpha * (first + k) + beta)),
+                                 lo, hi);
+    return t;
+  };
+  for (int64_t first : {int64_t{0}, int64_t{-128}}) {
+    CAPTURE(first);
+    int64_t lo = first, hi = first + 255;
+    std::vector<int64_t> table;
+    for (int r = 0; r < 24; ++r) {
+      double alpha = slope(rng) * (r % 3 == 1 ? -1 : 1);
+      std::vector<int64_t> t = r == 5   ? row(first, 0, 17.0, lo, hi)  // constant
+                               : r == 7 ? row(first, 40.0, -40.0 * (first + 100), lo, hi)
+                               : r % 4 == 0
+                                   ? row(first, alpha, offset(rng), first + 30, hi)  // ReLU
+                                   : row(first, alpha, offset(rng), lo, hi);
+      table.insert(table.end(), t.begin(), t.end());
+    }
+    auto fitted = fxc::exec::affineRows(table, 24, first);
+    REQUIRE(fitted);
+    for (size_t r = 0; r < 24; ++r) {
+      for (int64_t k = 0; k < 256; ++k) {
+        int64_t v = first + k;
+        int64_t got =
+            std::clamp<int64_t>((static_cast<int64_t>(fitted->a[r]) * v + fitted->b[r]) >> 16,
+                                fitted->lo[r], fitted->hi[r]);
+        REQUIRE(got == table[r * 256 + static_cast<size_t>(k)]);
+      }
+    }
+    // Near misses: each refused.
+    std::vector<int64_t> off = table;
+    off[3 * 256 + 140] += off[3 * 256 + 140] < hi ? 1 : -1;
+    CHECK_FALSE(fxc::exec::affineRows(off, 24, first));
+    std::vector<int64_t> dip = row(first, 0.5, 0, lo, hi);
+    dip[20] = dip[21] + 1;
+    CHECK_FALSE(fxc::exec::affineRows(dip, 1, first));
+    CHECK_FALSE(fxc::exec::affineRows(row(first, 70.0, -70.0 * (first + 128), lo, hi), 1, first));
+    CHECK(fxc::exec::affineRows(row(first, 60.0, -60.0 * (first + 128), lo, hi), 1, first));
+    // The kernel, affine and not, against the reference: channels-last (after a max pool) and
+    // plain; one row and 24.
+    ir::DType dtype = first < 0 ? ir::DType::kInt8 : ir::DType::kUInt8;
+    for (bool near_miss : {false, true}) {
+      for (bool pooled : {false, true}) {
+        for (int64_t rows : {1, 24}) {
+          CAPTURE(near_miss);
+          CAPTURE(pooled);
+          CAPTURE(rows);
+          std::vector<int64_t> t(near_miss ? off.begin() : table.begin(),
+                                 (near_miss ? off.begin() : table.begin()) + rows * 256);
+          if (near_miss && rows == 1) t[140] += t[140] < hi ? 1 : -1;
+          Builder b;
+          ir::Node* v = b.quantize(b.g().placeholder("x"), 0.05f, first < 0 ? 3 : 128, dtype);
+          if (pooled)
+            v = b.g().callFunction("torch.nn.functional.max_pool2d", {v},
+                                   {{"kernel_shape", ints({3, 3})},
+                                    {"strides", ints({1, 1})},
+                                    {"pads", ints({1, 1, 1, 1})}});
+          ir::Node* table_node = b.constant(Value::ints({rows * 256}, t, dtype));
+          ir::Kwargs kwargs;
+          if (rows > 1) kwargs.emplace_back("axis", ir::Argument(int64_t{1}));
+          b.g().output(b.g().callFunction("fxc.QLinearLookup", {v, table_node}, kwargs));
+          CHECK(fxc::exec::affineRows(t, static_cast<size_t>(rows), first).has_value() ==
+                !near_miss);
+          std::vector<Value> inputs = {randomFloats({2, 24, 37, 41}, -7, 7, 96)};
+          auto want = run(*b.gm, Backend::kReference, inputs);
+          auto got = run(*b.gm, Backend::kCpu, inputs);
+          CHECK(got[0].i == want[0].i);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("quant-lower: Q(GlobalAveragePool(DQ(x))) on integers, within one output step") {
