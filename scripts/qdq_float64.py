@@ -14,20 +14,14 @@ Needs torch (Debian's python3-torch) and numpy.
 """
 import argparse
 import importlib
-import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
 
-
-def sqnr(want, got):
-    want = want.astype(np.float64)
-    noise = ((want - got.astype(np.float64)) ** 2).sum()
-    return math.inf if noise == 0 else 10 * math.log10((want ** 2).sum() / noise)
+from qat_example import npy, run, sqnr  # fxc's .npy names, a quiet checked command, SQNR
 
 
 def main():
@@ -40,27 +34,24 @@ def main():
     runs = {"integer": [], "float32 reference": [], "float32 oneDNN": []}
     with tempfile.TemporaryDirectory() as work:
         package = os.path.join(work, "qdq_package")
-        subprocess.run([args.fxc, "codegen", args.model, "-o", package, "-q"], check=True)
+        run(args.fxc, "codegen", args.model, "-o", package, "-q")
         sys.path.insert(0, work)
         module = importlib.import_module("qdq_package").load().double().eval()
         for seed in range(1, args.inputs + 1):
             common = [args.fxc, "run", args.model, "--batch", str(args.batch), "--seed", str(seed), "-q"]
             inputs = os.path.join(work, f"in{seed}")
             dirs = {name: os.path.join(work, f"{k}_{seed}") for k, name in enumerate(runs)}
-            subprocess.run(common + ["--save-inputs", inputs, "--output-dir", dirs["integer"]],
-                           check=True, stdout=subprocess.DEVNULL)
-            subprocess.run(common + ["-O0", "--backend", "reference", "--output-dir",
-                                     dirs["float32 reference"]], check=True, stdout=subprocess.DEVNULL)
-            subprocess.run(common + ["-O0", "--output-dir", dirs["float32 oneDNN"]], check=True,
-                           stdout=subprocess.DEVNULL)
-            feeds = [torch.from_numpy(np.load(os.path.join(inputs, f"{name}.npy"))).double()
+            run(*common, "--save-inputs", inputs, "--output-dir", dirs["integer"])
+            run(*common, "-O0", "--backend", "reference", "--output-dir", dirs["float32 reference"])
+            run(*common, "-O0", "--output-dir", dirs["float32 oneDNN"])
+            feeds = [torch.from_numpy(np.load(npy(inputs, name))).double()
                      for name in module.onnx_inputs]
             with torch.inference_mode():
                 want = module(*feeds)
             if isinstance(want, torch.Tensor):
                 want = (want,)
             for name, run_dir in dirs.items():
-                values = [sqnr(w.numpy(), np.load(os.path.join(run_dir, f"{out}.npy")))
+                values = [sqnr(w.numpy(), np.load(npy(run_dir, out)).astype(np.float64))
                           for w, out in zip(want, module.onnx_outputs)]
                 runs[name].append(min(values))
     print(" ".join(f"{name}: {np.mean(v):.2f} dB;" for name, v in runs.items()).rstrip(";"))

@@ -1589,12 +1589,12 @@ struct LookupPlan {
 };
 
 // (a·v + b) >> 16 clamped to [lo, hi], v an 8-bit input value: AffineRows' map, in int32 as
-// affineRows checked it. `Per` 1: one map for the run (its row's); else one per element.
+// affineRows checked it. kPerRow: element k on row k; else one map (the first) for the run.
 // (The run's map in locals: y's bytes may alias anything, which would reload it per element.)
-template <typename In, size_t Per>
+template <typename In, bool kPerRow>
 inline void affineLoop(const In* x, uint8_t* y, size_t n, const int32_t* a, const int32_t* b,
                        const int32_t* lo, const int32_t* hi) {
-  if constexpr (Per == 1) {
+  if constexpr (!kPerRow) {
     const int32_t a0 = *a, b0 = *b, lo0 = *lo, hi0 = *hi;
     for (size_t k = 0; k < n; ++k) {
       int32_t t = (a0 * static_cast<int32_t>(x[k]) + b0) >> 16;
@@ -1611,14 +1611,14 @@ inline void affineLoop(const In* x, uint8_t* y, size_t n, const int32_t* a, cons
 FXC_VECTOR_CLONES void affineRange(const uint8_t* x, uint8_t* y, size_t n, bool per_row,
                                    const int32_t* a, const int32_t* b, const int32_t* lo,
                                    const int32_t* hi) {
-  per_row ? affineLoop<uint8_t, 0>(x, y, n, a, b, lo, hi)
-          : affineLoop<uint8_t, 1>(x, y, n, a, b, lo, hi);
+  per_row ? affineLoop<uint8_t, true>(x, y, n, a, b, lo, hi)
+          : affineLoop<uint8_t, false>(x, y, n, a, b, lo, hi);
 }
 FXC_VECTOR_CLONES void affineRange(const int8_t* x, uint8_t* y, size_t n, bool per_row,
                                    const int32_t* a, const int32_t* b, const int32_t* lo,
                                    const int32_t* hi) {
-  per_row ? affineLoop<int8_t, 0>(x, y, n, a, b, lo, hi)
-          : affineLoop<int8_t, 1>(x, y, n, a, b, lo, hi);
+  per_row ? affineLoop<int8_t, true>(x, y, n, a, b, lo, hi)
+          : affineLoop<int8_t, false>(x, y, n, a, b, lo, hi);
 }
 
 // What the plan does for the elements [begin, end) of run `row`, or (per_row) for elements whose
