@@ -50,7 +50,7 @@ for model in $models; do
   [ -f "build/big/$model.onnx" ] ||
     "$python" scripts/export_testdata.py --big build/big --names "$model" >/dev/null
 done
-field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.3f' % eval(sys.argv[1], {}, d))" "$1"; }
+. scripts/bench_common.sh  # pinned, field
 
 accuracy() {
   printf '%-13s %-8s %-12s %10s %10s %12s %12s %12s %8s\n' model preset weights "SQNR (dB)" cosine \
@@ -111,14 +111,14 @@ speed() {
   for model in $models; do
     for batch in $batches; do
       for threads in 1 "$all"; do
-        fp32=$(./build/fxc bench -q "build/big/$model.onnx" --batch "$batch" --threads "$threads" \
-          --runs "$runs" --warmup 2 --optimized-only --format json | field 'fused["median_ms"]')
+        fp32=$(pinned "$threads" ./build/fxc bench -q "build/big/$model.onnx" --batch "$batch" --threads "$threads" \
+          --runs "$runs" --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
         for preset in trt ort-cpu; do
           file=build/quant/$model.$preset.onnx
-          int8=$(./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
-            --warmup 2 --optimized-only --format json | field 'fused["median_ms"]')
-          ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" \
-            "$threads" "$runs" | field median_ms)
+          int8=$(pinned "$threads" ./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
+            --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
+          ort_ms=$(NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" "$batch" \
+            "$threads" "$runs" | field median_ms 3)
           ratio=$(awk "BEGIN {print $int8 / $ort_ms}")
           ratios+=("$ratio")
           printf '%-13s %-8s %5s %7s | %7.2f ms %7.2f ms %7.2f ms | %7.2fx %8.2fx\n' "$model" \

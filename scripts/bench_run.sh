@@ -48,7 +48,7 @@ with torch.inference_mode():
 print(json.dumps({"median_ms": statistics.median(ms), "min_ms": min(ms)}))
 PY
 }
-field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.2f' % eval(sys.argv[1], {}, d))" "$1"; }
+. scripts/bench_common.sh  # pinned, field
 
 all=$(nproc)
 printf '%-9s %5s %7s | %12s %12s | %12s %12s | %8s %8s\n' model batch threads \
@@ -56,13 +56,13 @@ printf '%-9s %5s %7s | %12s %12s | %12s %12s | %8s %8s\n' model batch threads \
 for model in $models; do
   for batch in $batches; do
     for threads in 1 "$all"; do
-      fxc_json=$(./build/fxc bench "$big/$model.onnx" --pass conv-bn --pass conv-add-relu \
+      fxc_json=$(pinned "$threads" ./build/fxc bench "$big/$model.onnx" --pass conv-bn --pass conv-add-relu \
         --pass conv-relu --batch "$batch" \
         --threads "$threads" --runs "$runs" --warmup 3 --format json 2>/dev/null)
       unfused=$(echo "$fxc_json" | field 'unfused["median_ms"]')
       fused=$(echo "$fxc_json" | field 'fused["median_ms"]')
-      ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$big/$model.onnx" "$batch" "$threads" "$runs" | field median_ms)
-      torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$batch" "$threads" "$runs" | field median_ms)
+      ort_ms=$(NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$big/$model.onnx" "$batch" "$threads" "$runs" | field median_ms)
+      torch_ms=$(OMP_NUM_THREADS=$threads pinned "$threads" torch_time "$model" "$batch" "$threads" "$runs" | field median_ms)
       printf '%-9s %5s %7s | %9s ms %9s ms | %9s ms %9s ms | %7.2fx %7.2fx\n' "$model" "$batch" \
         "$threads" "$unfused" "$fused" "$ort_ms" "$torch_ms" \
         "$(awk "BEGIN {print $fused / $ort_ms}")" "$(awk "BEGIN {print $fused / $torch_ms}")"

@@ -14,12 +14,16 @@
 # The exports have a fixed batch, so each batch is its own export (zoo.py --batch 8). PyTorch runs
 # --torch-runs times (default 3): Debian's eager torch is 10-40x slower than the others here;
 # --no-torch leaves its columns out (at batch 8 its transformers take minutes a run).
-#   scripts/bench_zoo.sh [--runs N] [--torch-runs N | --no-torch] [--models "vit_b_16 swin_t ..."]
+# fxc and ONNX Runtime each time at least --runs runs (default 10) and at least --seconds seconds
+# (default 1) after 3 warm-ups: a 0.1 ms model's median is then one of thousands of runs, not of
+# ten. One-thread rows run on CPU 0 (bench_common.sh's `pinned`).
+#   scripts/bench_zoo.sh [--runs N] [--seconds S] [--torch-runs N | --no-torch] [--models "vit_b_16 swin_t ..."]
 #                        [--threads "1 N"] [--batches "1 8"]
 # Needs torch + torchvision (zoo.py, the PyTorch column) and npm (ONNX Runtime); not run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=10
+seconds=1
 torch_runs=3
 with_torch=1
 batches="1 8"
@@ -32,12 +36,13 @@ transformer_decoder transformer_decoder_norm_first"
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
     --torch-runs) torch_runs="$2"; shift 2 ;;
     --no-torch) with_torch=0; shift ;;
     --batches) batches="$2"; shift 2 ;;
     --models) models="$2"; shift 2 ;;
     --threads) threads_list="$2"; shift 2 ;;
-    *) echo "usage: $0 [--runs N] [--torch-runs N | --no-torch] [--models LIST] [--threads LIST] [--batches LIST]" >&2
+    *) echo "usage: $0 [--runs N] [--seconds S] [--torch-runs N | --no-torch] [--models LIST] [--threads LIST] [--batches LIST]" >&2
        exit 2 ;;
   esac
 done
@@ -77,8 +82,7 @@ with torch.inference_mode():
             ms.append((time.perf_counter() - t) * 1e3)
 print(json.dumps({"median_ms": statistics.median(ms), "min_ms": min(ms)}))
 PY
-torch_time() { "$python" "$work/torch_time.py" "$@"; }  # MODEL THREADS RUNS BATCH
-field() { "$python" -c "import json,sys; d=json.load(sys.stdin); print('%.2f' % eval(sys.argv[1], {}, d))" "$1"; }
+. scripts/bench_common.sh  # pinned, field
 peak_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1 / 1024}'; }
 
 printf '%-31s %5s %3s | %10s %10s %10s | %7s %7s | %8s %8s %8s\n' model batch thr "fxc ms" "ORT ms" \
@@ -88,14 +92,14 @@ for model in $models; do
   for batch in $batches; do
     file=$(file_of "$model" "$batch")
     for threads in $threads_list; do
-      fxc_ms=$(./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" --warmup 3 \
-        --optimized-only --format json | field 'fused["median_ms"]')
-      ort_ms=$(NODE_PATH="$ort/node_modules" node scripts/ort/time.js "$file" "$batch" "$threads" \
-        "$runs" | field median_ms)
+      fxc_ms=$(pinned "$threads" ./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" \
+        --duration "$seconds" --warmup 3 --optimized-only --format json | field 'fused["median_ms"]')
+      ort_ms=$(NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" \
+        "$batch" "$threads" "$runs" "$seconds" | field median_ms)
       torch_ms=- torch_mb=- torch_ratio=-
       if [ "$with_torch" = 1 ]; then
-        torch_ms=$(OMP_NUM_THREADS=$threads torch_time "$model" "$threads" "$torch_runs" "$batch" |
-          field median_ms)
+        torch_ms=$(OMP_NUM_THREADS=$threads pinned "$threads" "$python" "$work/torch_time.py" \
+          "$model" "$threads" "$torch_runs" "$batch" | field median_ms)
         torch_mb=$(OMP_NUM_THREADS=$threads peak_mb "$python" "$work/torch_time.py" "$model" \
           "$threads" 1 "$batch")
         torch_ratio=$(awk "BEGIN {printf \"%.2fx\", $fxc_ms / $torch_ms}")

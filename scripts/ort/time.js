@@ -1,8 +1,10 @@
-// node time.js MODEL BATCH THREADS RUNS: median/min ms of session.run (after 3 warm-up runs).
+// node time.js MODEL BATCH THREADS RUNS [SECONDS]: median/min ms of session.run (after 3 warm-up
+// runs), over RUNS runs and, given SECONDS, as many more as it takes to fill that many seconds
+// (what `fxc bench --runs RUNS --duration SECONDS` does).
 const ort = require('onnxruntime-node');
 ort.env.logLevel = 'error';
 (async () => {
-  const [model, batch, threads, runs] = process.argv.slice(2);
+  const [model, batch, threads, runs, seconds] = process.argv.slice(2);
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: Number(threads), interOpNumThreads: 1, executionMode: 'sequential',
     graphOptimizationLevel: 'all'});
@@ -14,7 +16,9 @@ ort.env.logLevel = 'error';
   }
   for (let k = 0; k < 3; k++) await session.run(feeds);
   const ms = [];
-  for (let k = 0; k < Number(runs); k++) {
+  const began = process.hrtime.bigint();
+  const minimum = Number(seconds || 0) * 1e9;
+  while (ms.length < Number(runs) || Number(process.hrtime.bigint() - began) < minimum) {
     const t = process.hrtime.bigint();
     await session.run(feeds);
     ms.push(Number(process.hrtime.bigint() - t) / 1e6);
