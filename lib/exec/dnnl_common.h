@@ -28,12 +28,11 @@ memory::desc plainDesc(const std::vector<int64_t>& shape,
 bool isInt8(ir::DType dtype);
 memory::data_type dnnlType(ir::DType dtype);
 
-// A primitive whose work is below this (multiply-adds × 2: convolutions, products) or below
-// kParallelElements (softmax, reductions, concatenations) runs on the calling thread, made and
-// run inside a SerialScope: on a team of threads, the parallel region's start and end barrier
+// A primitive whose work is below kSerialFlops (kernels_internal.h: convolutions, products) or
+// below kParallelElements (softmax, reductions, concatenations) runs on the calling thread, made
+// and run inside a SerialScope: on a team of threads, the parallel region's start and end barrier
 // (several microseconds on a small VM) cost more than splitting the work saves. At two threads a
 // 1×1 convolution of ShuffleNet or a PyTorch encoder layer's Linear ran slower than at one.
-constexpr double kSerialFlops = 1e6;
 
 // The calling thread's OpenMP team is one thread while this lives, when `serial`. oneDNN sizes a
 // primitive's scratchpad and splits its work by the thread count it is made with: make and run

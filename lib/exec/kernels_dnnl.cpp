@@ -128,7 +128,9 @@ void dnnlProduct(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, co
     std::fill(y, y + m * n, 0.0f);
     return;
   }
-  // oneDNN's sgemm takes row-major matrices.
+  // A small product on the calling thread (kSerialFlops); oneDNN's sgemm takes row-major matrices.
+  SerialScope scope(2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+                    kSerialFlops);
   if (dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, trans_a ? m : k, b,
                  trans_b ? k : n, 0.0f, y, n) != dnnl_success)
     throw ExecError("oneDNN's sgemm failed");

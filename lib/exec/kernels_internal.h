@@ -40,6 +40,9 @@ nativeKernelKeys();  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropy
 // region's start and end cost more than the split saves. The oneDNN primitives follow the same
 // line (dnnl_common.h's SerialScope).
 constexpr int64_t kParallelElements = 1 << 16;
+// Likewise for work counted in floating-point operations (multiply-adds × 2: convolutions,
+// products): below this, on the calling thread.
+constexpr double kSerialFlops = 1e6;
 
 // body(i) for i in [0, n): on the thread pool when `parallel`. A body that can throw (the integer
 // ops: division by zero) must run with `parallel` false, outside any OpenMP region: an exception

@@ -472,8 +472,11 @@ Kernel matmulKernel(Product product, bool parallel_batches) {
     };
     // Many products (attention's heads × batch): one product per thread at a time, each on one
     // thread (a product inside the region runs on its caller's thread), instead of every thread on
-    // each small product in turn.
-    if (parallel_batches && count >= 2 * maxThreads() && maxThreads() > 1) {
+    // each small product in turn; all on the calling thread when they are little work in all.
+    double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) *
+                   static_cast<double>(count);
+    if (parallel_batches && count >= 2 * maxThreads() && maxThreads() > 1 &&
+        flops >= kSerialFlops) {
       std::exception_ptr error;  // an exception cannot leave the region: the first, rethrown
 #pragma omp parallel for schedule(static)
       for (int64_t t = 0; t < count; ++t) {
