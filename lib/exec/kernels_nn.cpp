@@ -350,16 +350,18 @@ std::vector<Value> batchNorm(const KernelContext& c) {
       throw ExecError("BatchNorm parameters must have one element per channel");
   }
   if (training) return batchNormTraining(c, x, *scale, *bias, *mean, *var);
-  // y = (x - mean) / sqrt(var + eps) * scale + bias, as one multiply-add per element.
-  std::vector<float> a(static_cast<size_t>(channels)), b(a.size());
-  for (size_t ch = 0; ch < a.size(); ++ch) {
-    a[ch] = scale->f[ch] / std::sqrt(var->f[ch] + eps);
-    b[ch] = bias->f[ch] - mean->f[ch] * a[ch];
-  }
+  // y = (x - mean) / sqrt(var + eps) * scale + bias in double, x - mean first and rounded to
+  // float once: folded into x·a + (bias - mean·a) in float, an x near a large mean lost several
+  // output steps to cancellation, and an infinite scale made every element NaN (0·inf), where the
+  // formula gives ±inf but at x = mean (quant-lower tabulates its lookups on this kernel).
+  std::vector<double> a(static_cast<size_t>(channels));
+  for (size_t ch = 0; ch < a.size(); ++ch)
+    a[ch] = static_cast<double>(scale->f[ch]) /
+            std::sqrt(static_cast<double>(var->f[ch]) + static_cast<double>(eps));
   Value y = Value::floats(x.shape, std::vector<float>(x.f.size()));
   for (size_t k = 0; k < x.f.size(); ++k) {
     size_t ch = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
-    y.f[k] = x.f[k] * a[ch] + b[ch];
+    y.f[k] = static_cast<float>((static_cast<double>(x.f[k]) - mean->f[ch]) * a[ch] + bias->f[ch]);
   }
   return outputs(std::move(y));
 }

@@ -761,7 +761,23 @@ class Exporter {
     };
     if (activation == "Hardtanh") {
       // The bounds' names first: a bound that was a Constant node is written where it is named.
+      // A bound given as an attribute (a quantized convolution's, which has no module) is an
+      // input from opset 11 on, as Clip takes it there.
       std::vector<std::string> inputs = {x};
+      ir::Kwargs attributes;
+      for (const auto& [key, value] : activation_attributes) {
+        bool bound = key == "min" || key == "max";
+        if (bound && opset >= 11 &&
+            (value.kind() == ir::Argument::Kind::kFloat ||
+             value.kind() == ir::Argument::Kind::kInt)) {
+          inputs.resize(key == "min" ? 1 : 2);
+          double v = value.kind() == ir::Argument::Kind::kInt ? static_cast<double>(value.toInt())
+                                                              : value.toFloat();
+          inputs.push_back(scalarName(static_cast<float>(v), "clip_" + key));
+        } else {
+          attributes.emplace_back(key, value);
+        }
+      }
       for (const char* bound : {"min", "max"}) {
         auto tensor = module ? module->tensor(prefix + bound) : nullptr;
         if (!tensor) continue;
@@ -769,7 +785,7 @@ class Exporter {
         inputs.push_back(tensorName(tensor, node.target() + "." + prefix + bound));
       }
       NodeProto& clip = op("Clip", "_clip", inputs);
-      writeAttributes(activation_attributes, clip, node);
+      writeAttributes(attributes, clip, node);
       last = &clip;
     } else if (activation == "LeakyReLU") {
       last = &op("LeakyRelu", "_leaky_relu", {x});

@@ -45,6 +45,9 @@ grep -q 'quant-lower' "$work/err" && fail "-O0 ran the pipeline: $(cat "$work/er
 #   QuantizeLinear; at opset 13 its Hardswish is written as HardSigmoid · x, which the pipeline
 #   does not fuse again ("close": the written model runs another, float, path). The ort-cpu
 #   preset quantizes both operands of each squeeze-excitation product: com.microsoft.QLinearMul.
+# - mobilenet_v2 (trt): each ReLU6 before a Q is a two-sided clamp in fxc.QLinearConvAct (its
+#   bounds attributes), written back as Clip with the bounds as inputs (opset 11 on; as
+#   attributes, --check refused the model and ONNX Runtime would not load it).
 # - decoder (ort-cpu): its transposed convolutions (ReLU after each) are fxc.QLinearConvTranspose,
 #   written back as DequantizeLinear → ConvTranspose → QuantizeLinear: the written model's
 #   convolutions lower again ("relowers conv").
@@ -56,6 +59,7 @@ cases=(
   "densenet_tiny ort-cpu exact none max-pool 1, data movement 1, requantize 1, conv 10, lookup 6, average pool 1, matmul to float 1"
   "mobilenet_v3_small_narrow ort-cpu close conv data movement 1, conv 52, average pool 10, mul 9, add 6, refused 1, matmul to float 2"
   "decoder_tiny ort-cpu exact conv conv 4, conv to float 1"
+  "mobilenet_v2_narrow trt exact conv data movement 1, conv 41, refused 11, conv add 5, conv to float 6, matmul to float 1"
 )
 for case in "${cases[@]}"; do
   read -r model preset exact relowers expected <<<"$case"

@@ -1375,6 +1375,60 @@ TEST_CASE("quant-lower: a BatchNorm after a concatenation of dequantized values 
   }
 }
 
+TEST_CASE("quant-lower: a BatchNorm's table is its formula's, x - mean first, in every run") {
+  // DQ(int8, scale 10⁴) → BatchNorm → Q(0.01): the formula (x − mean) / √(var + ε) · γ + β in
+  // double, computed here, against the lowered graph (the table quant-lower computes with the
+  // reference BatchNorm) and the graph as written on both backends. Channel 0 and 1: a mean of
+  // about 10⁶ that inputs of 10⁶ sit near (folded as x·a + (β − mean·a) in float, the result was
+  // three output steps off); channel 2: γ = +∞ and a mean off the input grid (±∞ for every
+  // element; the fold gave 0·∞ = NaN).
+  const std::vector<float> gamma = {1.0f, 2.0f, std::numeric_limits<float>::infinity()},
+                           beta = {0.0f, 0.1f, 0.0f}, mean = {1000000.375f, 999999.8125f, 5000.0f},
+                           var = {1.0f, 1.0f, 1.0f};
+  const float eps = 1e-5f, sx = 10000.0f, sy = 0.01f;
+  const std::vector<int64_t> shape = {1, 3, 4, 6};
+  auto make = [&] {
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    ir::Node* d = b.dequantize(b.quantize(x, sx, 0, ir::DType::kInt8), sx, 0, ir::DType::kInt8);
+    d->meta.shape = dims(shape);
+    ir::Module* bn = b.gm->addModule("bn", "BatchNorm2d");
+    bn->setTensor("weight", fxc::exec::toTensor(Value::floats({3}, gamma)));
+    bn->setTensor("bias", fxc::exec::toTensor(Value::floats({3}, beta)));
+    bn->setTensor("running_mean", fxc::exec::toTensor(Value::floats({3}, mean)));
+    bn->setTensor("running_var", fxc::exec::toTensor(Value::floats({3}, var)));
+    bn->setAttribute("epsilon", ir::Argument(static_cast<double>(eps)));
+    ir::Node* f = b.g().callModule("bn", {d});
+    b.g().output(b.dequantize(b.quantize(f, sy, 0, ir::DType::kInt8), sy, 0, ir::DType::kInt8));
+    return std::move(b.gm);
+  };
+  // Every fourth input at 10⁶ (q = 100, next to channels 0 and 1's means), the rest spread.
+  Value input = randomFloats(shape, -1.2e6f, 1.2e6f, 84);
+  for (size_t k = 0; k < input.f.size(); k += 4) input.f[k] = 1e6f;
+  std::vector<float> want(input.f.size());
+  for (size_t k = 0; k < input.f.size(); ++k) {
+    size_t ch = k / 24;
+    double q = std::clamp(std::nearbyint(static_cast<double>(input.f[k]) / sx), -128.0, 127.0);
+    double y =
+        (q * sx - mean[ch]) / std::sqrt(static_cast<double>(var[ch]) + eps) * gamma[ch] + beta[ch];
+    want[k] = static_cast<float>(std::clamp(std::nearbyint(y / sy), -128.0, 127.0) * sy);
+  }
+  auto qdq = make();
+  auto lowered = make();
+  CHECK(lower(*lowered).lookup == 1);
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    CAPTURE(static_cast<int>(backend));
+    for (const ir::GraphModule* gm : {qdq.get(), lowered.get()}) {
+      Value got = run(*gm, backend, {input})[0];
+      REQUIRE(got.f.size() == want.size());
+      for (size_t k = 0; k < want.size(); ++k) {
+        CAPTURE(k);
+        CHECK(got.f[k] == doctest::Approx(want[k]).epsilon(1e-6));
+      }
+    }
+  }
+}
+
 TEST_CASE("8-bit lookup on oneDNN: plain and channels-last layouts equal the reference") {
   // Q(x) → [max pool: its 8-bit result channels-last] → fxc.QLinearLookup with one row, or one
   // per channel; a shape large enough to run in blocks on the thread pool, starting mid-row.
