@@ -16,14 +16,18 @@
 # --no-torch leaves its columns out (at batch 8 its transformers take minutes a run).
 # fxc and ONNX Runtime each time at least --runs runs (default 10) and at least --seconds seconds
 # (default 1) after 3 warm-ups: a 0.1 ms model's median is then one of thousands of runs, not of
-# ten. One-thread rows run on CPU 0 (bench_common.sh's `pinned`).
-#   scripts/bench_zoo.sh [--runs N] [--seconds S] [--torch-runs N | --no-torch] [--models "vit_b_16 swin_t ..."]
+# ten. One-thread rows run on CPU 0 (bench_common.sh's `pinned`). Each row is --rounds (default 2)
+# such timings of each side, in the order fxc, ORT, ORT, fxc, ..., averaged: the machine's speed
+# drifts by a quarter within minutes, and one side timed after the other took the drift as a ratio.
+#   scripts/bench_zoo.sh [--runs N] [--seconds S] [--rounds N] [--torch-runs N | --no-torch]
+#                        [--models "vit_b_16 swin_t ..."]
 #                        [--threads "1 N"] [--batches "1 8"]
 # Needs torch + torchvision (zoo.py, the PyTorch column) and npm (ONNX Runtime); not run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=10
 seconds=1
+rounds=2
 torch_runs=3
 with_torch=1
 batches="1 8"
@@ -37,12 +41,13 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
     --torch-runs) torch_runs="$2"; shift 2 ;;
     --no-torch) with_torch=0; shift ;;
     --batches) batches="$2"; shift 2 ;;
     --models) models="$2"; shift 2 ;;
     --threads) threads_list="$2"; shift 2 ;;
-    *) echo "usage: $0 [--runs N] [--seconds S] [--torch-runs N | --no-torch] [--models LIST] [--threads LIST] [--batches LIST]" >&2
+    *) echo "usage: $0 [--runs N] [--seconds S] [--rounds N] [--torch-runs N | --no-torch] [--models LIST] [--threads LIST] [--batches LIST]" >&2
        exit 2 ;;
   esac
 done
@@ -92,10 +97,29 @@ for model in $models; do
   for batch in $batches; do
     file=$(file_of "$model" "$batch")
     for threads in $threads_list; do
-      fxc_ms=$(pinned "$threads" ./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" \
-        --duration "$seconds" --warmup 3 --optimized-only --format json | field 'fused["median_ms"]')
-      ort_ms=$(NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" \
-        "$batch" "$threads" "$runs" "$seconds" | field median_ms)
+      fxc_time() {
+        pinned "$threads" ./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" \
+          --duration "$seconds" --warmup 3 --optimized-only --format json |
+          field 'fused["median_ms"]' 4
+      }
+      ort_time() {
+        NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" \
+          "$batch" "$threads" "$runs" "$seconds" | field median_ms 4
+      }
+      # Rounds in the order fxc, ORT, ORT, fxc, ...: the mean of each side's medians cancels a
+      # drift of the machine's speed that is linear over the row.
+      fxc_sum=0 ort_sum=0
+      for ((round = 0; round < rounds; round++)); do
+        if ((round % 2 == 0)); then
+          fxc_sum=$(awk "BEGIN {print $fxc_sum + $(fxc_time)}")
+          ort_sum=$(awk "BEGIN {print $ort_sum + $(ort_time)}")
+        else
+          ort_sum=$(awk "BEGIN {print $ort_sum + $(ort_time)}")
+          fxc_sum=$(awk "BEGIN {print $fxc_sum + $(fxc_time)}")
+        fi
+      done
+      fxc_ms=$(awk "BEGIN {printf \"%.2f\", $fxc_sum / $rounds}")
+      ort_ms=$(awk "BEGIN {printf \"%.2f\", $ort_sum / $rounds}")
       torch_ms=- torch_mb=- torch_ratio=-
       if [ "$with_torch" = 1 ]; then
         torch_ms=$(OMP_NUM_THREADS=$threads pinned "$threads" "$python" "$work/torch_time.py" \
