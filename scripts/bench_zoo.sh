@@ -92,35 +92,34 @@ peak_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%
 
 printf '%-31s %5s %3s | %10s %10s %10s | %7s %7s | %8s %8s %8s\n' model batch thr "fxc ms" "ORT ms" \
   "PyTorch" "fxc/ORT" "fxc/PT" "fxc MB" "ORT MB" "PT MB"
+# One timing of the current row ($file, $batch, $threads) by each side: its median in ms.
+fxc_time() {
+  pinned "$threads" ./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" \
+    --duration "$seconds" --warmup 3 --optimized-only --format json | field 'fused["median_ms"]' 4
+}
+ort_time() {
+  NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" "$batch" \
+    "$threads" "$runs" "$seconds" | field median_ms 4
+}
 declare -A logsum=() count=()
 for model in $models; do
   for batch in $batches; do
     file=$(file_of "$model" "$batch")
     for threads in $threads_list; do
-      fxc_time() {
-        pinned "$threads" ./build/fxc bench -q "$file" --threads "$threads" --runs "$runs" \
-          --duration "$seconds" --warmup 3 --optimized-only --format json |
-          field 'fused["median_ms"]' 4
-      }
-      ort_time() {
-        NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" \
-          "$batch" "$threads" "$runs" "$seconds" | field median_ms 4
-      }
       # Rounds in the order fxc, ORT, ORT, fxc, ...: the mean of each side's medians cancels a
       # drift of the machine's speed that is linear over the row.
-      fxc_sum=0 ort_sum=0
+      declare -A sum=([fxc]=0 [ort]=0)
       for ((round = 0; round < rounds; round++)); do
-        if ((round % 2 == 0)); then
-          fxc_sum=$(awk "BEGIN {print $fxc_sum + $(fxc_time)}")
-          ort_sum=$(awk "BEGIN {print $ort_sum + $(ort_time)}")
-        else
-          ort_sum=$(awk "BEGIN {print $ort_sum + $(ort_time)}")
-          fxc_sum=$(awk "BEGIN {print $fxc_sum + $(fxc_time)}")
-        fi
+        sides="fxc ort"
+        ((round % 2 == 0)) || sides="ort fxc"
+        for side in $sides; do
+          ms=$("${side}_time")
+          sum[$side]=$(awk "BEGIN {print ${sum[$side]} + $ms}")
+        done
       done
       # Three decimals: the transformer layers take 0.1 ms, and the ratio is of these values.
-      fxc_ms=$(awk "BEGIN {printf \"%.3f\", $fxc_sum / $rounds}")
-      ort_ms=$(awk "BEGIN {printf \"%.3f\", $ort_sum / $rounds}")
+      fxc_ms=$(awk "BEGIN {printf \"%.3f\", ${sum[fxc]} / $rounds}")
+      ort_ms=$(awk "BEGIN {printf \"%.3f\", ${sum[ort]} / $rounds}")
       torch_ms=- torch_mb=- torch_ratio=-
       if [ "$with_torch" = 1 ]; then
         torch_ms=$(OMP_NUM_THREADS=$threads pinned "$threads" "$python" "$work/torch_time.py" \

@@ -50,7 +50,7 @@ while IFS=$'\t' read -r file old new what; do
   caught=""
   # </dev/null: nothing a build or a test runs may read the table this loop reads.
   if ! (cd "$scratch" && ./scripts/build.sh build </dev/null >/dev/null 2>&1); then
-    # Not a test's catch: a mutant the -Werror build refuses (an unused variable) tests nothing.
+    # Not a test's catch: a mutant that does not compile tests nothing.
     caught="DOES NOT BUILD (rewrite the mutant)"
     missing=$((missing + 1))
   else

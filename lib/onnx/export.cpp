@@ -761,19 +761,15 @@ class Exporter {
     };
     if (activation == "Hardtanh") {
       // The bounds' names first: a bound that was a Constant node is written where it is named.
-      // A bound given as an attribute (a quantized convolution's, which has no module) is an
-      // input from opset 11 on, as Clip takes it there.
+      // A bound given as an attribute (a quantized convolution's, which has no module; a float,
+      // as conv-relu and quant-lower write it) is an input from opset 11 on, as Clip takes it.
       std::vector<std::string> inputs = {x};
       ir::Kwargs attributes;
       for (const auto& [key, value] : activation_attributes) {
         bool bound = key == "min" || key == "max";
-        if (bound && opset >= 11 &&
-            (value.kind() == ir::Argument::Kind::kFloat ||
-             value.kind() == ir::Argument::Kind::kInt)) {
+        if (bound && opset >= 11 && value.kind() == ir::Argument::Kind::kFloat) {
           inputs.resize(key == "min" ? 1 : 2);
-          double v = value.kind() == ir::Argument::Kind::kInt ? static_cast<double>(value.toInt())
-                                                              : value.toFloat();
-          inputs.push_back(scalarName(static_cast<float>(v), "clip_" + key));
+          inputs.push_back(scalarName(static_cast<float>(value.toFloat()), "clip_" + key));
         } else {
           attributes.emplace_back(key, value);
         }
