@@ -17,7 +17,12 @@ pinned() {
 
 # field EXPR: EXPR evaluated on the JSON object read from stdin, printed with DIGITS decimals
 # (default 2).
+# One line on stderr and exit 1 when stdin is not such JSON (a timing that printed nothing).
 field() {
-  /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print('%.*f' % (int(sys.argv[2]), eval(sys.argv[1], {}, d)))" \
-    "$1" "${2:-2}"
+  /usr/bin/python3 -c '
+import json, sys
+try:
+    print("%.*f" % (int(sys.argv[2]), eval(sys.argv[1], {}, json.load(sys.stdin))))
+except Exception as e:
+    sys.exit("field %s: %s: %s" % (sys.argv[1], type(e).__name__, e))' "$1" "${2:-2}"
 }
