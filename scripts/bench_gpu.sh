@@ -7,19 +7,23 @@
 #   models    every testdata model on cuDNN against the CPU, element-wise (CPU fallbacks and the
 #             copies between them), and the outputs PyTorch recorded, on cuDNN
 #   timing    resnet18 and resnet50 at batch 1 and 32 in fp32, tf32 and fp16, unfused against fused
-#             (conv-bn + conv-add-relu + conv-relu); vit_b_16 at batch 1 and 32; then PyTorch's
-#             CUDA time for the same networks (cudnn.benchmark on), where torch has CUDA
+#             (conv-bn + conv-add-relu + conv-relu); vit_b_16 at batch 1 and 32
+#   int8      cuDNN's int8 convolutions against its fp32 one (fxc-cudnn-int8-probe), then
+#             resnet18 and resnet50 quantized with both presets: the integer run on cuDNN against
+#             the CPU's (SQNR), and its time against the CPU's and the float model's on cuDNN
+#   pytorch   PyTorch's CUDA time for the timing networks (cudnn.benchmark on), where torch has
+#             CUDA
 #   scripts/bench_gpu.sh [--build DIR] [--models DIR] [--runs N] [--steps LIST] [--timing ROWS]
 #     --build DIR   use the build in DIR (scripts/gpu_bundle.sh packs one, with the libraries it
 #                   needs in DIR/lib): no set-up, no build. Default: set up and build build/
 #     --models DIR  resnet18, resnet50 and vit_b_16 as NAME.onnx, or NAME.skeleton.onnx (weights
 #                   stripped by scripts/onnx_weights.py, filled here). Default: exported with
 #                   Debian's torch into build/big
-#     --steps LIST  some of unit,e2e,models,timing,pytorch (default: all)
+#     --steps LIST  some of unit,e2e,models,timing,int8,pytorch (default: all)
 #     --timing ROWS the timing rows as MODEL:BATCH:PRECISION,... (default: every combination)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-build="" models="" runs=30 steps=unit,e2e,models,timing,pytorch rows=""
+build="" models="" runs=30 steps=unit,e2e,models,timing,int8,pytorch rows=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -79,7 +83,7 @@ step() {  # step NAME COMMAND...: runs it (when --steps names it), says ok or FA
   fi
 }
 
-unit() { timeout 600 "$build/test/fxc_unit_tests" -sf='*backend_test.cpp'; }
+unit() { timeout 600 "$build/test/fxc_unit_tests" -sf='*backend_test.cpp,*int8_test.cpp'; }
 step unit unit
 step e2e timeout 600 bash test/cli/cudnn_backend.sh "$fxc" "$build/fxc-npy-compare"
 
@@ -141,6 +145,54 @@ print("%-10s %5s %-9s %12.3f %12.3f %7.2fx" % (sys.argv[1], sys.argv[2], sys.arg
   return $status
 }
 step timing timing_step
+
+# The integer runs on cuDNN (quant-lower's convolutions on its int8 one).
+int8_step() {
+  local status=0 name file preset q
+  timeout 120 "$build/fxc-cudnn-int8-probe" || status=1
+  local work
+  work=$(mktemp -d)
+  for name in resnet18 resnet50; do
+    file=$models/$name.onnx
+    if [ -z "$models" ]; then file=build/big/$name.onnx; fi
+    if [ ! -f "$file" ] && [ -f "$models/$name.skeleton.onnx" ]; then
+      file=$work/$name.onnx
+      "$python" scripts/onnx_weights.py fill "$models/$name.skeleton.onnx" "$file" >/dev/null || return 1
+    fi
+    [ -f "$file" ] || { echo "$name: no model"; status=1; continue; }
+    local shape=(--shape input=1,3,224,224)
+    echo "$name fp32 on cudnn: $(median "$file" cudnn "${shape[@]}") ms"
+    for preset in trt ort-cpu; do
+      q=$work/$name.$preset.onnx
+      timeout 300 "$fxc" quantize -q "$file" "${shape[@]}" --preset $preset --calibration random:4 -o "$q" ||
+        { echo "$name $preset: quantize failed"; status=1; continue; }
+      rm -rf "$work/cpu" "$work/gpu"
+      "$fxc" run -q "$q" "${shape[@]}" --output-dir "$work/cpu" >/dev/null &&
+        "$fxc" run -q "$q" "${shape[@]}" --backend cudnn --output-dir "$work/gpu" >/dev/null ||
+        { echo "$name $preset: run failed"; status=1; continue; }
+      "$python" - "$work/gpu/output.npy" "$work/cpu/output.npy" "$name $preset" <<'PY'
+import sys, numpy as np
+a, b = np.load(sys.argv[1]).astype(np.float64), np.load(sys.argv[2]).astype(np.float64)
+noise = ((a - b) ** 2).sum()
+sqnr = "exact" if noise == 0 else "%.1f dB" % (10 * np.log10((b ** 2).sum() / noise))
+print("%s: integer run on cudnn against cpu: %s (max abs %.3g of %.3g)" % (
+    sys.argv[3], sqnr, abs(a - b).max(), abs(b).max()))
+PY
+      echo "$name $preset: int8 ms on cudnn $(median "$q" cudnn "${shape[@]}"), on cpu $(median "$q" cpu "${shape[@]}")"
+    done
+  done
+  rm -rf "$work"
+  return $status
+}
+# The fused median ms of `fxc bench` on a backend.
+median() {
+  local file=$1 backend=$2
+  shift 2
+  timeout 300 "$fxc" bench "$file" "$@" --backend "$backend" --runs "$runs" --warmup 3 --format json 2>/dev/null |
+    "$python" -c 'import json, sys; print("%.3f" % json.load(sys.stdin)["fused"]["median_ms"])' 2>/dev/null ||
+    echo "(failed)"
+}
+step int8 int8_step
 
 pytorch_step() {
   local torch_python=""

@@ -2,9 +2,9 @@
 # Packs what scripts/bench_gpu.sh needs on a CUDA machine that cannot build fxc (the device tool's
 # H200: a CUDA image without Debian's packages, and no network) into .gpu/ (ignored by git):
 #   .gpu/bundle.tar.gz   the Release build with the cuDNN backend (fxc, libfxc_cudnn.so, the unit
-#                        tests, fxc-npy-compare) and the Debian libraries they link that such an
-#                        image lacks (oneDNN, ONNX, protobuf, spdlog, fmt); the CUDA libraries are
-#                        the machine's own
+#                        tests, fxc-npy-compare, fxc-cudnn-int8-probe) and the Debian libraries
+#                        they link that such an image lacks (oneDNN, ONNX, protobuf, spdlog,
+#                        fmt); the CUDA libraries are the machine's own
 #   .gpu/models/         resnet18, resnet50 and vit_b_16 without their weights
 #                        (scripts/onnx_weights.py; bench_gpu.sh fills them with seeded random ones)
 # Then, there:  tar xzf .gpu/bundle.tar.gz -C .gpu && scripts/bench_gpu.sh --build .gpu/build
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 out=.gpu
 rm -rf "$out/build" "$out/bundle.tar.gz"
 mkdir -p "$out/build/test" "$out/build/lib" "$out/models"
-cp build/fxc build/libfxc_cudnn.so build/fxc-npy-compare "$out/build/"
+cp build/fxc build/libfxc_cudnn.so build/fxc-npy-compare build/fxc-cudnn-int8-probe "$out/build/"
 cp build/test/fxc_unit_tests "$out/build/test/"
 # The libraries a CUDA image has anyway (glibc, the C++ runtime, zlib) stay behind: newer
 # ones there serve these binaries (built against glibc 2.34 and GLIBCXX 3.4.30 at most).

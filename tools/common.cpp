@@ -514,10 +514,8 @@ void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
 std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec::Backend backend) {
   if (flags.optimize == 0 || backend == exec::Backend::kReference) return {};
   std::vector<std::string> specs;
-  if (backend != exec::Backend::kCudnn) {
-    specs.push_back("quant-fold-weights");  // a QAT model's float weights: int8 constants
-    specs.push_back("quant-lower");
-  }
+  specs.push_back("quant-fold-weights");  // a QAT model's float weights: int8 constants
+  specs.push_back("quant-lower");
   for (const char* spec : {"simplify", "conv-bn", "conv-add-relu", "conv-relu", "linear-bias"})
     specs.push_back(spec);
   if (backend != exec::Backend::kCudnn) {  // no cuDNN kernels for them

@@ -21,7 +21,10 @@ const std::unordered_map<std::string, Kernel>& tableFor(Backend backend) {
     case Backend::kCudnn: {
       static const std::unordered_map<std::string, Kernel> merged = [] {
         std::unordered_map<std::string, Kernel> table = cpuKernels();
-        for (const auto& [key, kernel] : cudnn::kernels()) table[key] = refuseFloat64(kernel, key);
+        for (const auto& [key, kernel] : cudnn::kernels()) {
+          auto cpu = table.find(key);
+          table[key] = float64OnCpu(kernel, cpu == table.end() ? Kernel() : cpu->second, key);
+        }
         return table;
       }();
       return merged;

@@ -179,6 +179,15 @@ Kernel movingBits(Kernel kernel, std::vector<size_t> elements) {
   };
 }
 
+Kernel refuseFloat64(Kernel kernel, const std::string& key) {
+  std::string op = key.rfind("module:", 0) == 0 ? key.substr(7) : key;
+  return [kernel, op](const KernelContext& c) {
+    if (anyFloat64(c))
+      throw ExecError("unsupported: float64 inputs to " + op + " (computed in float32 only)");
+    return kernel(c);
+  };
+}
+
 // Every kernel of `table` as it treats float64: computed in double, moved bit for bit, or
 // refused by name (never computed in float32 and relabelled).
 void guardFloat64(KernelTable& table) {
@@ -195,12 +204,10 @@ void guardFloat64(KernelTable& table) {
 
 }  // namespace
 
-Kernel refuseFloat64(Kernel kernel, const std::string& key) {
-  std::string op = key.rfind("module:", 0) == 0 ? key.substr(7) : key;
-  return [kernel, op](const KernelContext& c) {
-    if (anyFloat64(c))
-      throw ExecError("unsupported: float64 inputs to " + op + " (computed in float32 only)");
-    return kernel(c);
+Kernel float64OnCpu(Kernel kernel, Kernel cpu, const std::string& key) {
+  if (!cpu) return refuseFloat64(std::move(kernel), key);
+  return [kernel, cpu](const KernelContext& c) {
+    return anyFloat64(c) ? onPlainInputs(cpu, c) : kernel(c);
   };
 }
 
@@ -276,7 +283,7 @@ std::vector<Value> onPlainInputs(const Kernel& kernel, const KernelContext& c) {
     }
     inputs[k] = v;
   }
-  return kernel(c.withInputs(std::move(inputs)));
+  return kernel(c.withPlainInputs(std::move(inputs)));
 }
 
 bool acceptsNative(const std::string& key) {

@@ -44,6 +44,16 @@ class KernelContext {
     c.derived_ = true;
     return c;
   }
+  // The same node with its own inputs in another form (host copies of native values): unlike
+  // withInputs, still the node's args, so constantInput and releaseTensor still hold: a CPU
+  // kernel run from the cuDNN backend plans on its constant weights as on the CPU (resnet18's
+  // int8 stem fell to the reference convolution there: 115–225 ms a run, 7 ms with its plan).
+  KernelContext withPlainInputs(std::vector<const Value*> inputs) const {
+    KernelContext c = *this;
+    c.inputs_ = std::move(inputs);
+    c.takeable_.clear();
+    return c;
+  }
   // The same node seen with other inputs, attributes (kept alive by the caller) and module
   // tensors: how a 1-D op runs as the 2-D kernel.
   KernelContext withView(std::vector<const Value*> inputs, const ir::Kwargs* attributes,
@@ -97,6 +107,13 @@ class KernelContext {
     release_ = std::move(release);
   }
 
+  // The same node with another state: a kernel that keeps a plan gives the kernel it falls back
+  // to (another backend's, which may keep one of its own) a state of its own, inside the plan.
+  KernelContext withState(std::any* state) const {
+    KernelContext c = *this;
+    c.state_ = state;
+    return c;
+  }
   // What a kernel keeps for its node between runs (prepared primitives, reordered weights); it
   // lives as long as the interpreter. nullptr when the caller keeps nothing.
   std::any* state() const { return state_; }
@@ -164,9 +181,11 @@ const std::unordered_map<std::string, Kernel>& cpuKernels();
 // against (`--backend reference`).
 const std::unordered_map<std::string, Kernel>& referenceKernels();
 
-// `kernel`, refusing float64 inputs ("unsupported: ..."): for kernel sets that compute float32
-// only (the cuDNN backend). The tables above refuse or compute float64 already.
-Kernel refuseFloat64(Kernel kernel, const std::string& key);
+// `kernel` for float32, and for float64 inputs `cpu` (the CPU table's kernel, which computes them
+// in double or refuses them) on plain copies, or "unsupported: ..." where `cpu` is empty: for
+// kernel sets that compute float32 only (the cuDNN backend). The tables above refuse or compute
+// float64 already.
+Kernel float64OnCpu(Kernel kernel, Kernel cpu, const std::string& key);
 
 // Whether the kernel under `key` of cpuKernels() accepts inputs holding NativeData.
 bool acceptsNative(const std::string& key);

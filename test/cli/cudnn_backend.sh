@@ -2,8 +2,9 @@
 # --backend cudnn and auto as a user sees them, on whatever machine runs the tests. Without a
 # usable CUDA device: `--backend cudnn` is one error line "no CUDA device: <reason>", exit 1, and
 # `--backend auto` runs on the CPU with the CPU's results. With one: resnet18, mobilenet and squeezenet
-# (fused) run on cuDNN in fp32, tf32 and fp16 and agree with the CPU element-wise (the backend-ops
-# unit test covers kernels).
+# (fused) run on cuDNN in fp32, tf32 and fp16 and agree with the CPU element-wise, and so do
+# resnet18 and mobilenet_v2 quantized with both presets (the backend-ops and int8 unit tests cover
+# kernels).
 #   cudnn_backend.sh FXC NPY_COMPARE
 set -u
 fxc=$1
@@ -32,6 +33,22 @@ if [ "$rc" = 0 ]; then
       [ "$precision" != fp32 ] && atol=5e-3 rtol=0
       "$compare" "$work/gpu_${m}_$precision/output.npy" "$work/cpu_$m/output.npy" "$atol" "$rtol" ||
         fail "$m cudnn $precision differs from cpu"
+    done
+  done
+  # Quantized (both presets): the integer graph quant-lower makes, its convolutions on cuDNN's
+  # int8 one, against the same graph on the CPU (oneDNN rescales in float, the GPU in double: an
+  # output step apart at a rounding tie, which later layers carry; within 5e-3 of outputs that
+  # span about ±0.3).
+  for m in resnet18_narrow mobilenet_v2_narrow; do
+    for preset in trt ort-cpu; do
+      q=$work/$m.$preset.onnx
+      "$fxc" quantize -q testdata/models/$m.onnx --preset $preset --calibration random:8 -o "$q" ||
+        fail "$m quantize $preset"
+      "$fxc" run "$q" --output-dir "$work/cpu_$m.$preset" >/dev/null || fail "$m $preset cpu"
+      "$fxc" run "$q" --backend cudnn --output-dir "$work/gpu_$m.$preset" >/dev/null 2>"$work/gpu.err" ||
+        fail "$m $preset cudnn: $(cat "$work/gpu.err")"
+      "$compare" "$work/gpu_$m.$preset/output.npy" "$work/cpu_$m.$preset/output.npy" 5e-3 0 ||
+        fail "$m $preset: the integer run on cudnn differs from cpu"
     done
   done
   exit 0

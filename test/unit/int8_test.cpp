@@ -9,6 +9,7 @@
 #include <functional>
 #include <random>
 
+#include "exec/cudnn/backend.h"
 #include "exec/interpreter.h"
 #include "exec/kernel.h"
 #include "exec/quantize.h"
@@ -70,6 +71,14 @@ struct Builder {
     return g().callFunction("onnx.DequantizeLinear", {q, scale(s), zeroPoint(z, dtype)});
   }
 };
+
+// The fast backends: oneDNN, and cuDNN where a CUDA device is usable (its integer convolutions
+// on cuDNN's int8 one; the rest of the nodes on the CPU kernels).
+std::vector<Backend> fastBackends() {
+  static const bool gpu = fxc::exec::cudnn::deviceUsable(nullptr);
+  if (gpu) return {Backend::kCpu, Backend::kCudnn};
+  return {Backend::kCpu};
+}
 
 std::vector<Value> run(const ir::GraphModule& gm, Backend backend,
                        const std::vector<Value>& inputs) {
@@ -139,6 +148,12 @@ TEST_CASE(
       {1, 16, 10, 10, 32, 1, 2, 0, 1, s8, -3, s8, 5, false, false},  // int8 input, per tensor
       {1, 64, 14, 14, 64, 3, 1, 1, 1, u8, 10, s8, -20, true, true},  // uint8 in, int8 out
       {1, 8, 12, 12, 8, 3, 1, 1, 2, s8, 0, u8, 128, true, true},     // grouped
+      // resnet18's shapes as the ort-cpu preset quantizes them (uint8 after a ReLU, zero point
+      // 0: cuDNN's int8 input is x − 128, the accumulator corrected by 128·Σw), every stride.
+      {1, 64, 56, 56, 64, 3, 1, 1, 1, u8, 0, u8, 0, true, true},
+      {1, 64, 56, 56, 128, 3, 2, 1, 1, u8, 0, u8, 0, true, true},
+      {1, 128, 28, 28, 256, 1, 2, 0, 1, u8, 0, u8, 0, true, true},
+      {1, 512, 7, 7, 512, 3, 1, 1, 1, u8, 0, u8, 0, true, true},
       // Transposed: a decoder's 4×4 stride-2 upsampling, an output_padding, grouped.
       {2, 16, 7, 9, 8, 4, 2, 1, 1, u8, 3, u8, 10, true, true, true},
       {1, 8, 6, 5, 12, 3, 2, 1, 1, s8, -2, s8, -5, false, true, true, 1},
@@ -188,21 +203,24 @@ TEST_CASE(
         randomInts({c.n, c.cin, c.h, c.w}, c.x_type, is_u8 ? 0 : -128, is_u8 ? 255 : 127, 14)};
     CHECK(fastKernelTakes(*b.gm, inputs));
     Value want = run(*b.gm, Backend::kReference, inputs)[0];
-    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
-    REQUIRE(got.shape == want.shape);
-    CHECK(got.dtype == c.y_type);
-    // Exact but for results on a rounding tie (oneDNN rescales in float, the reference in
-    // double): those may differ by one unit.
-    int64_t differ = 0, worst = 0, saturated = 0;
-    for (size_t k = 0; k < want.i.size(); ++k) {
-      int64_t d = std::abs(got.i[k] - want.i[k]);
-      differ += d != 0;
-      worst = std::max(worst, d);
-      saturated += want.i[k] == (c.y_type == u8 ? 255 : 127);
+    for (Backend backend : fastBackends()) {
+      CAPTURE(static_cast<int>(backend));
+      Value got = run(*b.gm, backend, inputs)[0];
+      REQUIRE(got.shape == want.shape);
+      CHECK(got.dtype == c.y_type);
+      // Exact but for results on a rounding tie (oneDNN rescales in float, the reference in
+      // double): those may differ by one unit.
+      int64_t differ = 0, worst = 0, saturated = 0;
+      for (size_t k = 0; k < want.i.size(); ++k) {
+        int64_t d = std::abs(got.i[k] - want.i[k]);
+        differ += d != 0;
+        worst = std::max(worst, d);
+        saturated += want.i[k] == (c.y_type == u8 ? 255 : 127);
+      }
+      CHECK(worst <= 1);
+      CHECK(differ <= std::max<int64_t>(2, static_cast<int64_t>(want.i.size()) / 1000));
+      CHECK(saturated < static_cast<int64_t>(want.i.size()) / 4);  // the range is exercised
     }
-    CHECK(worst <= 1);
-    CHECK(differ <= std::max<int64_t>(2, static_cast<int64_t>(want.i.size()) / 1000));
-    CHECK(saturated < static_cast<int64_t>(want.i.size()) / 4);  // the range is exercised
   }
 }
 
@@ -255,20 +273,23 @@ TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend 
     if (c.addend) inputs.push_back(randomFloats({c.n, c.cout, oh, ow}, -3, 3, 35));
     CHECK(fastKernelTakes(*b.gm, inputs));
     Value want = run(*b.gm, Backend::kReference, inputs)[0];
-    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
-    REQUIRE(got.shape == want.shape);
-    REQUIRE(got.isFloat());
-    // Float rounding only: the accumulator is exact in both.
-    float range = 0;
-    size_t zeros = 0;
-    for (float v : want.f) range = std::max(range, std::fabs(v));
-    REQUIRE(range > 0.5f);
-    for (size_t k = 0; k < want.f.size(); ++k) {
-      CHECK(std::fabs(got.f[k] - want.f[k]) <= 2e-6f * range);
-      zeros += want.f[k] == 0.0f;
+    for (Backend backend : fastBackends()) {
+      CAPTURE(static_cast<int>(backend));
+      Value got = run(*b.gm, backend, inputs)[0];
+      REQUIRE(got.shape == want.shape);
+      REQUIRE(got.isFloat());
+      // Float rounding only: the accumulator is exact in both.
+      float range = 0;
+      size_t zeros = 0;
+      for (float v : want.f) range = std::max(range, std::fabs(v));
+      REQUIRE(range > 0.5f);
+      for (size_t k = 0; k < want.f.size(); ++k) {
+        CHECK(std::fabs(got.f[k] - want.f[k]) <= 2e-6f * range);
+        zeros += want.f[k] == 0.0f;
+      }
+      // ReLU clips about half of the values; without it (almost) none are 0.
+      CHECK((zeros > want.f.size() / 4) == c.relu);
     }
-    // ReLU clips about half of the values; without it (almost) none are 0.
-    CHECK((zeros > want.f.size() / 4) == c.relu);
   }
 }
 
@@ -330,24 +351,27 @@ TEST_CASE("QLinearConvAct with an 8-bit addend: oneDNN's int8 convolution equals
         randomInts({c.n, c.cout, oh, ow}, c.z_type, z_u8 ? 0 : -128, z_u8 ? 255 : 127, 55)};
     CHECK(fastKernelTakes(*b.gm, inputs));
     Value want = run(*b.gm, Backend::kReference, inputs)[0];
-    Value got = run(*b.gm, Backend::kCpu, inputs)[0];
-    REQUIRE(got.shape == want.shape);
-    REQUIRE(got.i.size() == want.i.size());
-    size_t off = 0, clipped = 0, spread = 0;
-    int64_t lo = want.i[0], hi = want.i[0];
-    for (size_t k = 0; k < want.i.size(); ++k) {
-      CHECK(std::llabs(got.i[k] - want.i[k]) <= 1);
-      off += got.i[k] != want.i[k];
-      lo = std::min(lo, want.i[k]);
-      hi = std::max(hi, want.i[k]);
-      clipped += want.i[k] == c.y_zp;
+    for (Backend backend : fastBackends()) {
+      CAPTURE(static_cast<int>(backend));
+      Value got = run(*b.gm, backend, inputs)[0];
+      REQUIRE(got.shape == want.shape);
+      REQUIRE(got.i.size() == want.i.size());
+      size_t off = 0, clipped = 0, spread = 0;
+      int64_t lo = want.i[0], hi = want.i[0];
+      for (size_t k = 0; k < want.i.size(); ++k) {
+        CHECK(std::llabs(got.i[k] - want.i[k]) <= 1);
+        off += got.i[k] != want.i[k];
+        lo = std::min(lo, want.i[k]);
+        hi = std::max(hi, want.i[k]);
+        clipped += want.i[k] == c.y_zp;
+      }
+      spread = static_cast<size_t>(hi - lo);
+      CHECK(off <= want.i.size() / 100);
+      CHECK(spread > 20);  // the values span many steps: the test sees the sum and the scales
+      // A ReLU sends about half of the values to the zero point; without one, few land there.
+      if (c.activation != "Hardtanh")
+        CHECK((clipped > want.i.size() / 4) == (c.activation == "ReLU"));
     }
-    spread = static_cast<size_t>(hi - lo);
-    CHECK(off <= want.i.size() / 100);
-    CHECK(spread > 20);  // the values span many steps: the test sees the sum and the scales
-    // A ReLU sends about half of the values to the zero point; without one, few land there.
-    if (c.activation != "Hardtanh")
-      CHECK((clipped > want.i.size() / 4) == (c.activation == "ReLU"));
   }
 }
 

@@ -114,6 +114,23 @@ std::vector<float> DeviceData::plain() const {
   return out;
 }
 
+std::vector<float> DeviceBytes::plain() const {
+  size_t count = elementCount(shape_);
+  std::vector<int8_t> bytes(count);
+  Context& c = context();
+  check(cudaMemcpyAsync(bytes.data(), buffer_->data(), count, cudaMemcpyDeviceToHost, c.stream),
+        "copy to the host");
+  check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize");
+  std::vector<float> out(count);
+  int64_t n = shape_[0], ch = shape_[1], hw = shape_[2] * shape_[3];
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < ch; ++k)
+      for (int64_t p = 0; p < hw; ++p)
+        out[static_cast<size_t>((b * ch + k) * hw + p)] =
+            static_cast<float>(bytes[static_cast<size_t>((b * hw + p) * ch + k)] + offset_);
+  return out;
+}
+
 std::shared_ptr<Buffer> upload(const std::vector<float>& values) {
   auto buffer = std::make_shared<Buffer>(values.size() * sizeof(float));
   check(cudaMemcpyAsync(buffer->data(), values.data(), values.size() * sizeof(float),

@@ -65,6 +65,22 @@ class DeviceData : public NativeData {
   std::vector<int64_t> shape_;
 };
 
+// An 8-bit value (int8 or uint8, rank 4) on the device as the integer convolutions take and
+// write it: NHWC, each element stored as the int8 value − offset (offset 128 for uint8, else 0).
+class DeviceBytes : public NativeData {
+ public:
+  DeviceBytes(std::shared_ptr<Buffer> buffer, std::vector<int64_t> shape, int offset)
+      : buffer_(std::move(buffer)), shape_(std::move(shape)), offset_(offset) {}
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+  int offset() const { return offset_; }
+  std::vector<float> plain() const override;  // one device-to-host copy, back to NCHW
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  std::vector<int64_t> shape_;
+  int offset_;
+};
+
 // The value's elements on the device: its own buffer when it is there already, else one upload.
 std::shared_ptr<Buffer> onDevice(const Value& value);
 // Uploads host floats (weights, once per model).
@@ -104,6 +120,40 @@ void launchEpilogue(float* y, const float* bias, const float* z, int64_t n, int6
                     int64_t inner, bool relu, cudaStream_t s);
 void launchToHalf(const float* x, void* y, size_t n, cudaStream_t s);
 void launchFromHalf(const void* x, float* y, size_t n, cudaStream_t s);
+// The rest of an integer convolution after cuDNN's int8 one (quant-lower's ops, the CPU kernels'
+// arithmetic): `acc` is the accumulator [n, hw, k] (NHWC, float: exact up to 2^24, rounded once
+// beyond, as oneDNN's), to which `shift`·correction[p, c] (correction [hw, k]: the weights'
+// sum over the taps inside the input; null when shift is 0) and int_bias[c] are added. Then by
+// mode, into `out` [n, k, hw] (NCHW):
+//   kInt8:   saturate(rint(acc · multiplier[c]) + y_zp), 8-bit          (QLinearConv)
+//   kFloat:  float(acc · s_x · s_w[c] + real_bias[c]) + addend, ReLU?   (QLinearConvToFloat)
+//   kInt8Activation: the same float, + (z − z_zp)·z_scale, the activation (none, ReLU, clamp
+//            to [lo, hi]), then QuantizeLinear with y_scale, y_zp       (QLinearConvAct)
+// A float result is written NCHW; an 8-bit one, and the 8-bit addend z, are DeviceBytes' (NHWC,
+// value − offset).
+struct QuantizedEpilogue {
+  enum class Mode { kInt8, kFloat, kInt8Activation } mode = Mode::kInt8;
+  enum class Activation { kNone, kRelu, kClip } activation = Activation::kNone;
+  const float* acc = nullptr;
+  const float* correction = nullptr;
+  double shift = 0;
+  const double* multiplier = nullptr;  // kInt8: s_x·s_w[c]/s_y; else s_w[c]
+  double x_scale = 1;
+  const double* int_bias = nullptr;      // [k] or null
+  const double* real_bias = nullptr;     // [k] or null
+  const float* addend = nullptr;         // kFloat: [n, k, hw] or null
+  const signed char* addend8 = nullptr;  // kInt8Activation: DeviceBytes' [n, hw, k] or null
+  int addend_offset = 0;
+  float addend_scale = 1;
+  int addend_zp = 0;
+  float lo = 0, hi = 0;  // kClip's bounds
+  float y_scale = 1;
+  int y_zp = 0, y_min = -128, y_max = 127;  // y_min 0: uint8 output
+  int y_offset = 0;                         // 128 for uint8
+  void* out = nullptr;
+  long long n = 0, hw = 0, k = 0;
+};
+void launchQuantizedEpilogue(const QuantizedEpilogue& e, cudaStream_t s);
 // Concatenation: copies `x` [outer, extent, inner] into y [outer, total, inner] at `offset`.
 void launchConcatPart(const float* x, float* y, int64_t outer, int64_t extent, int64_t inner,
                       int64_t total, int64_t offset, cudaStream_t s);

@@ -1,5 +1,6 @@
 // The cuDNN backend's own CUDA kernels: activations cuDNN lacks, broadcasting arithmetic, the
-// fp16 convolution epilogue, float<->half conversion, concatenation. Grid-stride loops.
+// fp16 convolution epilogue, float<->half conversion, concatenation, the rest of an integer
+// convolution after cuDNN's. Grid-stride loops.
 #include <cuda_fp16.h>
 
 #include "exec/cudnn/device.h"
@@ -159,6 +160,50 @@ Strides stridesOf(const std::vector<int64_t>& shape, const std::vector<int64_t>&
   return strides;
 }
 
+__global__ void quantizedEpilogueKernel(QuantizedEpilogue e) {
+  using Mode = QuantizedEpilogue::Mode;
+  using Activation = QuantizedEpilogue::Activation;
+  size_t total = static_cast<size_t>(e.n * e.k * e.hw);
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += blockDim.x * gridDim.x) {
+    long long p = static_cast<long long>(i % e.hw), c = static_cast<long long>((i / e.hw) % e.k),
+              n = static_cast<long long>(i / (e.hw * e.k));
+    long long nhwc = (n * e.hw + p) * e.k + c;
+    double acc = e.acc[nhwc];
+    if (e.correction) acc += e.shift * e.correction[p * e.k + c];
+    if (e.int_bias) acc += e.int_bias[c];
+    signed char* out8 = static_cast<signed char*>(e.out);
+    if (e.mode == Mode::kInt8) {
+      double q = fmin(fmax(rint(acc * e.multiplier[c]) + e.y_zp, double(e.y_min)), double(e.y_max));
+      out8[nhwc] = static_cast<signed char>(static_cast<int>(q) - e.y_offset);
+      continue;
+    }
+    double real = acc * e.x_scale * e.multiplier[c];
+    if (e.real_bias) real += e.real_bias[c];
+    float v = static_cast<float>(real);
+    if (e.mode == Mode::kFloat) {
+      if (e.addend) v += e.addend[i];
+      if (e.activation == Activation::kRelu) v = v > 0.0f ? v : (v == v ? 0.0f : v);
+      static_cast<float*>(e.out)[i] = v;
+      continue;
+    }
+    if (e.addend8) {
+      int z = e.addend8[nhwc] + e.addend_offset;
+      v += static_cast<float>(z - e.addend_zp) * e.addend_scale;
+    }
+    if (e.activation == Activation::kRelu) v = v > 0.0f ? v : 0.0f;
+    if (e.activation == Activation::kClip) {
+      float m = e.lo < v ? v : e.lo;  // std::max(lo, v), std::min(hi, ...) as the CPU kernel
+      v = m < e.hi ? m : e.hi;
+    }
+    float scaled = rintf(v / e.y_scale);
+    // NaN: the type's minimum, as quantizeValue.
+    double q = scaled != scaled ? e.y_min
+                                : fmin(fmax(static_cast<double>(scaled) + e.y_zp, double(e.y_min)),
+                                       double(e.y_max));
+    out8[nhwc] = static_cast<signed char>(static_cast<int>(q) - e.y_offset);
+  }
+}
+
 }  // namespace
 
 void launchUnary(Unary op, const float* x, float* y, size_t n, float a, float b, cudaStream_t s) {
@@ -223,6 +268,13 @@ void launchConcatPart(const float* x, float* y, int64_t outer, int64_t extent, i
   if (n == 0) return;
   concatKernel<<<blocksFor(n), kThreads, 0, s>>>(x, y, extent, inner, total, offset, n);
   launched("concat kernel");
+}
+
+void launchQuantizedEpilogue(const QuantizedEpilogue& e, cudaStream_t s) {
+  size_t total = static_cast<size_t>(e.n * e.k * e.hw);
+  if (total == 0) return;
+  quantizedEpilogueKernel<<<blocksFor(total), kThreads, 0, s>>>(e);
+  launched("integer convolution epilogue");
 }
 
 }  // namespace fxc::exec::cudnn

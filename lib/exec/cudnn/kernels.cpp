@@ -66,10 +66,17 @@ struct ActivationDesc {
 std::vector<Value> onHost(const Kernel& cpu, const KernelContext& c) {
   return onPlainInputs(cpu, c);
 }
+// The same from a kernel that keeps a plan in the node's state: the CPU kernel keeps its own (a
+// oneDNN primitive) in `host`, inside that plan, rather than replacing it (each would otherwise
+// be made again on every run).
+std::vector<Value> onHost(const Kernel& cpu, const KernelContext& c, std::any& host) {
+  return onPlainInputs(cpu, c.withState(&host));
+}
 
 // A module tensor on the device, uploaded the first time (kept in the node's state).
 struct Uploaded {
   std::unordered_map<std::string, std::shared_ptr<Buffer>> tensors;
+  std::any host;  // the CPU kernel's state, when it runs instead
 };
 std::shared_ptr<Buffer> parameterOnDevice(const KernelContext& c, const std::string& name,
                                           Uploaded& kept) {
@@ -95,6 +102,7 @@ struct ConvPlan {
   std::vector<int64_t> src_shape;
   Precision precision = Precision::kFp32;
   bool cpu = false;
+  std::any host;  // the CPU kernel's state, when it runs instead
   TensorDesc x, y, bias;
   FilterDesc w;
   ConvDesc conv;
@@ -208,7 +216,7 @@ Kernel convolution(Kernel cpu, Fused fused) {
           planConvolution(*made, g, *w, b, fused);
           return made;
         });
-    if (plan.cpu) return onHost(cpu, c);
+    if (plan.cpu) return onHost(cpu, c, plan.host);
 
     auto input = onDevice(x);
     size_t out_count = elementCount(out_shape);
@@ -251,6 +259,312 @@ Kernel convolution(Kernel cpu, Fused fused) {
   };
 }
 
+// ---- integer convolutions (quant-lower's QLinearConv, QLinearConvToFloat, QLinearConvAct) ----
+
+// cuDNN's int8 convolution with a float output (INT8_EXT_CONFIG: int8 NHWC input and weights,
+// int32 accumulation, float NHWC result; cuDNN 9 has it where the channels are a multiple of 4),
+// then launchQuantizedEpilogue for the rest of the CPU kernel's arithmetic. The input enters as
+// int8 x − offset (offset 128 for uint8, else 0); where that offset is not x's zero point, the
+// accumulator gains (offset − z_x)·Σw over the taps inside the input (cuDNN pads with 0, ONNX
+// with z_x), a per-position sum measured once per shape by the same convolution of a tensor of
+// ones. The weights' zero point must be 0, every parameter a constant (QLinearConvAct's addend
+// excepted); anything else, and a shape cuDNN has no int8 algorithm for, runs the CPU kernel.
+// 8-bit results stay on the device (DeviceBytes, the next integer convolution's input as it
+// is); a CPU kernel that reads one gets it copied back.
+using QMode = QuantizedEpilogue::Mode;
+
+struct QConvPlan {
+  std::vector<int64_t> src_shape;
+  ir::DType src_type = ir::DType::kUndefined;
+  bool cpu = true;
+  std::any host;  // the CPU kernel's state, when it runs instead
+  TensorDesc x, y;
+  FilterDesc w;
+  ConvDesc conv;
+  cudnnConvolutionFwdAlgo_t algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+  std::shared_ptr<Buffer> workspace;
+  size_t workspace_bytes = 0;
+  std::shared_ptr<Buffer> weights, correction, multiplier, int_bias, real_bias;
+  int offset = 0;              // subtracted from x on its way in
+  QuantizedEpilogue epilogue;  // the constant part
+  ir::DType dst_type = ir::DType::kUndefined;
+};
+
+std::shared_ptr<Buffer> uploadBytes(const void* data, size_t bytes) {
+  auto buffer = std::make_shared<Buffer>(bytes);
+  check(cudaMemcpyAsync(buffer->data(), data, bytes, cudaMemcpyHostToDevice, context().stream),
+        "copy to the device");
+  check(cudaStreamSynchronize(context().stream), "cudaStreamSynchronize");
+  return buffer;
+}
+std::shared_ptr<Buffer> uploadDoubles(const std::vector<double>& values) {
+  return uploadBytes(values.data(), values.size() * sizeof(double));
+}
+
+bool scalarParameter(const Value* v, bool is_float) {
+  return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
+}
+bool eightBit(ir::DType t) { return t == ir::DType::kInt8 || t == ir::DType::kUInt8; }
+
+// The plan, or one that sends the node to the CPU (cpu stays true) for what it does not cover.
+std::shared_ptr<QConvPlan> planQuantizedConvolution(const KernelContext& c, const ConvGeometry& g,
+                                                    const Value& x, QMode mode) {
+  auto plan = std::make_shared<QConvPlan>();
+  plan->src_shape = x.shape;
+  plan->src_type = x.dtype;
+  bool to_float = mode == QMode::kFloat, with_activation = mode == QMode::kInt8Activation;
+  const Value &w = c.input(3), &x_scale = c.input(1), &w_scale = c.input(4);
+  const Value *x_zp = c.optionalInput(2), *w_zp = c.optionalInput(5);
+  const Value *y_scale = to_float ? nullptr : &c.input(6),
+              *y_zp = to_float ? nullptr : c.optionalInput(7),
+              *b = c.optionalInput(to_float ? 6 : 8);
+  size_t variable = to_float ? 7 : with_activation ? 9 : c.inputCount();  // the addend
+  for (size_t k = 1; k < c.inputCount(); ++k) {
+    if (c.optionalInput(k) && !c.constantInput(k) && k != variable) return plan;
+  }
+  if (w.dtype != ir::DType::kInt8 || w.native || w.shape.size() != 4 ||
+      !scalarParameter(&x_scale, true) || (y_scale && !scalarParameter(y_scale, true)) ||
+      (x_zp && (!scalarParameter(x_zp, false) || x_zp->dtype != x.dtype)) ||
+      (y_zp && (!scalarParameter(y_zp, false) || !eightBit(y_zp->dtype))) || !w_scale.isFloat() ||
+      w_scale.native || (w_scale.numel() != 1 && w_scale.numel() != g.cout))
+    return plan;
+  if (w_zp && (w_zp->native || w_zp->isFloat() ||
+               std::any_of(w_zp->i.begin(), w_zp->i.end(), [](int64_t z) { return z != 0; })))
+    return plan;
+  bool float_bias = b && b->isFloat();
+  if (b && (b->native || b->numel() != g.cout ||
+            (b->dtype != ir::DType::kInt32 && b->dtype != ir::DType::kFloat32) ||
+            (to_float && !float_bias) || (mode == QMode::kInt8 && float_bias)))
+    return plan;
+  QuantizedEpilogue& e = plan->epilogue;
+  e.mode = mode;
+  if (to_float) {
+    std::string activation = c.stringAttribute("activation", "");
+    if (!activation.empty() && activation != "Relu") return plan;
+    if (!activation.empty()) e.activation = QuantizedEpilogue::Activation::kRelu;
+    const Value* addend = c.optionalInput(7);
+    if (addend &&
+        (!addend->isFloat() || addend->shape != std::vector<int64_t>{g.n, g.cout, g.oh, g.ow}))
+      return plan;
+  }
+  if (with_activation) {
+    if (c.attribute("activation")) {
+      ir::Kwargs attributes;
+      const std::string& type = fusedActivation(c, attributes);
+      if (type == "ReLU") {
+        e.activation = QuantizedEpilogue::Activation::kRelu;
+      } else if (type == "Hardtanh") {
+        e.activation = QuantizedEpilogue::Activation::kClip;
+        Value none;
+        KernelContext bounds = activationContext(c, {&none}, attributes);
+        for (size_t k = 1; k < bounds.inputCount(); ++k) {
+          const Value* bound = bounds.optionalInput(k);
+          if (bound && (bound->native || !bound->isFloat())) return plan;
+        }
+        std::tie(e.lo, e.hi) = clipBounds(bounds);
+      } else {
+        return plan;  // the other activations: the CPU kernel's reference ones
+      }
+    }
+    if (const Value* z = c.optionalInput(9)) {
+      const Value *z_scale = c.optionalInput(10), *z_zp = c.optionalInput(11);
+      if (!eightBit(z->dtype) || z->shape != std::vector<int64_t>{g.n, g.cout, g.oh, g.ow} ||
+          !scalarParameter(z_scale, true) ||
+          (z_zp && (!scalarParameter(z_zp, false) || z_zp->dtype != z->dtype)))
+        return plan;
+      e.addend_scale = z_scale->f[0];
+      e.addend_zp = z_zp ? static_cast<int>(z_zp->i[0]) : 0;
+    }
+  }
+  // The scales, as the CPU kernels combine them (the reference's errors stay the reference's).
+  std::vector<double> multiplier;
+  for (float s : w_scale.f) {
+    double m = mode == QMode::kInt8 ? static_cast<double>(x_scale.f[0]) * s / y_scale->f[0]
+                                    : static_cast<double>(s);
+    if (!(s > 0) || !std::isfinite(m)) return plan;
+    multiplier.push_back(m);
+  }
+  if (!(x_scale.f[0] > 0) || (y_scale && !(y_scale->f[0] > 0))) return plan;
+  if (multiplier.size() == 1) multiplier.resize(static_cast<size_t>(g.cout), multiplier[0]);
+  e.x_scale = x_scale.f[0];
+  if (y_scale) e.y_scale = y_scale->f[0];
+  plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
+  if (!to_float) {
+    e.y_zp = y_zp ? static_cast<int>(y_zp->i[0]) : 0;
+    e.y_min = plan->dst_type == ir::DType::kUInt8 ? 0 : -128;
+    e.y_max = plan->dst_type == ir::DType::kUInt8 ? 255 : 127;
+    e.y_offset = plan->dst_type == ir::DType::kUInt8 ? 128 : 0;
+  }
+  plan->offset = x.dtype == ir::DType::kUInt8 ? 128 : 0;
+  int64_t x_zero = x_zp ? x_zp->i[0] : 0;
+  e.shift = static_cast<double>(plan->offset - x_zero);
+
+  // cuDNN's int8 convolution for this shape: channels in multiples of 4 (its int8 NHWC
+  // requirement: on an H200 its heuristics offered no algorithm for the 3-channel stem).
+  if (g.cin_g % 4 != 0 || (g.cout / g.groups) % 4 != 0) return plan;
+  Context& ctx = context();
+  const Window& win = g.win;
+  auto i = [](int64_t v) { return static_cast<int>(v); };
+  if (cudnnSetTensor4dDescriptor(plan->x.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, i(g.n), i(g.cin),
+                                 i(g.h), i(g.w)) != CUDNN_STATUS_SUCCESS ||
+      cudnnSetTensor4dDescriptor(plan->y.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, i(g.n), i(g.cout),
+                                 i(g.oh), i(g.ow)) != CUDNN_STATUS_SUCCESS ||
+      cudnnSetFilter4dDescriptor(plan->w.d, CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC, i(g.cout),
+                                 i(g.cin_g), i(g.kh), i(g.kw)) != CUDNN_STATUS_SUCCESS ||
+      cudnnSetConvolution2dDescriptor(plan->conv.d, i(win.pads[0]), i(win.pads[1]),
+                                      i(win.strides[0]), i(win.strides[1]), i(win.dilations[0]),
+                                      i(win.dilations[1]), CUDNN_CROSS_CORRELATION,
+                                      CUDNN_DATA_INT32) != CUDNN_STATUS_SUCCESS ||
+      cudnnSetConvolutionGroupCount(plan->conv.d, i(g.groups)) != CUDNN_STATUS_SUCCESS)
+    return plan;
+  int n = 0, ch = 0, h = 0, wd = 0;
+  if (cudnnGetConvolution2dForwardOutputDim(plan->conv.d, plan->x.d, plan->w.d, &n, &ch, &h, &wd) !=
+          CUDNN_STATUS_SUCCESS ||
+      h != g.oh || wd != g.ow)
+    return plan;
+  cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  int found = 0;
+  if (cudnnFindConvolutionForwardAlgorithm(ctx.cudnn, plan->x.d, plan->w.d, plan->conv.d, plan->y.d,
+                                           CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found,
+                                           results) != CUDNN_STATUS_SUCCESS)
+    return plan;
+  int chosen = -1;
+  for (int k = 0; k < found && chosen < 0; ++k) {
+    if (results[k].status == CUDNN_STATUS_SUCCESS) chosen = k;
+  }
+  if (chosen < 0) return plan;
+  plan->algo = results[chosen].algo;
+  plan->workspace_bytes = results[chosen].memory;
+  if (plan->workspace_bytes) plan->workspace = std::make_shared<Buffer>(plan->workspace_bytes);
+
+  // The weights once, int8 [K, kh, kw, C/g]; the per-channel numbers in double.
+  std::vector<int8_t> narrow(w.i.size());
+  int64_t taps = g.kh * g.kw;
+  for (int64_t k = 0; k < g.cout; ++k)
+    for (int64_t ci = 0; ci < g.cin_g; ++ci)
+      for (int64_t t = 0; t < taps; ++t)
+        narrow[static_cast<size_t>((k * taps + t) * g.cin_g + ci)] =
+            static_cast<int8_t>(w.i[static_cast<size_t>((k * g.cin_g + ci) * taps + t)]);
+  plan->weights = uploadBytes(narrow.data(), narrow.size());
+  plan->multiplier = uploadDoubles(multiplier);
+  if (b && !float_bias)
+    plan->int_bias = uploadDoubles(std::vector<double>(b->i.begin(), b->i.end()));
+  if (float_bias) plan->real_bias = uploadDoubles(std::vector<double>(b->f.begin(), b->f.end()));
+  if (e.shift != 0) {
+    // Σw over the taps inside the input, per output position and channel: the convolution of
+    // ones (one image; the same for every image of the batch).
+    TensorDesc ones_desc, sum_desc;
+    check(cudnnSetTensor4dDescriptor(ones_desc.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, 1, i(g.cin),
+                                     i(g.h), i(g.w)),
+          "cudnnSetTensor4dDescriptor");
+    check(cudnnSetTensor4dDescriptor(sum_desc.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 1, i(g.cout),
+                                     i(g.oh), i(g.ow)),
+          "cudnnSetTensor4dDescriptor");
+    size_t bytes = 0;
+    if (cudnnGetConvolutionForwardWorkspaceSize(ctx.cudnn, ones_desc.d, plan->w.d, plan->conv.d,
+                                                sum_desc.d, plan->algo,
+                                                &bytes) != CUDNN_STATUS_SUCCESS)
+      return plan;
+    std::vector<int8_t> ones(static_cast<size_t>(g.cin * g.h * g.w), 1);
+    auto ones_device = uploadBytes(ones.data(), ones.size());
+    plan->correction = std::make_shared<Buffer>(static_cast<size_t>(g.cout * g.oh * g.ow) * 4);
+    auto scratch = bytes ? std::make_shared<Buffer>(bytes) : nullptr;
+    if (cudnnConvolutionForward(ctx.cudnn, &kOne, ones_desc.d, ones_device->data(), plan->w.d,
+                                plan->weights->data(), plan->conv.d, plan->algo,
+                                scratch ? scratch->data() : nullptr, bytes, &kZero, sum_desc.d,
+                                plan->correction->data()) != CUDNN_STATUS_SUCCESS)
+      return plan;
+    check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize");
+  }
+  plan->cpu = false;
+  return plan;
+}
+
+// An 8-bit value as DeviceBytes with `offset` (a [n, c, h, w] value): its own buffer when it
+// is there already in that form, else one upload (NCHW to NHWC on the host).
+std::shared_ptr<Buffer> bytesOnDevice(const Value& v, int offset) {
+  if (const auto* device = dynamic_cast<const DeviceBytes*>(v.native.get())) {
+    if (device->offset() == offset) return device->buffer();
+  }
+  Value plain;
+  const Value* source = &v;
+  if (v.native) {
+    plain = v;
+    plain.makePlain();
+    source = &plain;
+  }
+  std::vector<int8_t> bytes(source->i.size());
+  int64_t n = v.shape[0], ch = v.shape[1], hw = v.shape[2] * v.shape[3];
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t c = 0; c < ch; ++c)
+      for (int64_t p = 0; p < hw; ++p)
+        bytes[static_cast<size_t>((b * hw + p) * ch + c)] =
+            static_cast<int8_t>(source->i[static_cast<size_t>((b * ch + c) * hw + p)] - offset);
+  return uploadBytes(bytes.data(), bytes.size());
+}
+
+Kernel quantizedConvolution(Kernel cpu, QMode mode) {
+  return [cpu, mode](const KernelContext& c) -> std::vector<Value> {
+    const Value& x = c.input(0);
+    bool to_float = mode == QMode::kFloat;
+    if (!eightBit(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6u : 8u) ||
+        !c.state() || c.input(3).shape.size() != 4 || c.input(3).isFloat())
+      return onHost(cpu, c);
+    ConvGeometry g = convGeometry(c, x, c.input(3));
+    const Window& win = g.win;
+    if (win.pads[0] != win.pads[2] || win.pads[1] != win.pads[3]) return onHost(cpu, c);
+    QConvPlan& plan = c.plan<QConvPlan>(
+        [&](const QConvPlan& kept) {
+          return kept.src_shape == x.shape && kept.src_type == x.dtype;
+        },
+        [&] { return planQuantizedConvolution(c, g, x, mode); });
+    if (plan.cpu) return onHost(cpu, c, plan.host);
+    Context& ctx = context();
+    auto input = bytesOnDevice(x, plan.offset);
+    size_t out_count = static_cast<size_t>(g.n * g.cout * g.oh * g.ow);
+    auto acc = std::make_shared<Buffer>(out_count * sizeof(float));
+    check(cudnnConvolutionForward(ctx.cudnn, &kOne, plan.x.d, input->data(), plan.w.d,
+                                  plan.weights->data(), plan.conv.d, plan.algo,
+                                  plan.workspace ? plan.workspace->data() : nullptr,
+                                  plan.workspace_bytes, &kZero, plan.y.d, acc->data()),
+          "cudnnConvolutionForward (int8)");
+    QuantizedEpilogue e = plan.epilogue;
+    e.acc = acc->floats();
+    e.correction = plan.correction ? plan.correction->floats() : nullptr;
+    e.multiplier = static_cast<const double*>(plan.multiplier->data());
+    e.int_bias = plan.int_bias ? static_cast<const double*>(plan.int_bias->data()) : nullptr;
+    e.real_bias = plan.real_bias ? static_cast<const double*>(plan.real_bias->data()) : nullptr;
+    e.n = g.n;
+    e.hw = g.oh * g.ow;
+    e.k = g.cout;
+    std::vector<int64_t> out_shape = {g.n, g.cout, g.oh, g.ow};
+    std::shared_ptr<Buffer> addend;
+    if (to_float) {
+      if (const Value* a = c.optionalInput(7)) {
+        addend = onDevice(*a);
+        e.addend = addend->floats();
+      }
+      auto output = std::make_shared<Buffer>(out_count * sizeof(float));
+      e.out = output->data();
+      launchQuantizedEpilogue(e, ctx.stream);
+      return outputs(deviceValue(std::move(output), out_shape));
+    }
+    if (const Value* z = mode == QMode::kInt8Activation ? c.optionalInput(9) : nullptr) {
+      e.addend_offset = z->dtype == ir::DType::kUInt8 ? 128 : 0;
+      addend = bytesOnDevice(*z, e.addend_offset);
+      e.addend8 = static_cast<const signed char*>(addend->data());
+    }
+    auto output = std::make_shared<Buffer>(out_count);
+    e.out = output->data();
+    launchQuantizedEpilogue(e, ctx.stream);
+    Value y;
+    y.dtype = plan.dst_type;
+    y.shape = out_shape;
+    y.native = std::make_shared<DeviceBytes>(std::move(output), out_shape, e.y_offset);
+    return outputs(std::move(y));
+  };
+}
+
 // ---- batch normalization (inference) ----
 
 Kernel batchNorm(Kernel cpu) {
@@ -265,7 +579,7 @@ Kernel batchNorm(Kernel cpu) {
     auto scale = parameterOnDevice(c, "weight", kept), bias = parameterOnDevice(c, "bias", kept);
     auto mean = parameterOnDevice(c, "running_mean", kept);
     auto var = parameterOnDevice(c, "running_var", kept);
-    if (!scale || !bias || !mean || !var) return onHost(cpu, c);
+    if (!scale || !bias || !mean || !var) return onHost(cpu, c, kept.host);
     int64_t h = x.shape.size() > 2 ? x.shape[2] : 1, w = x.shape.size() > 3 ? x.shape[3] : 1;
     TensorDesc desc, params;
     desc.set(x.shape[0], x.shape[1], h, w);
@@ -507,9 +821,10 @@ Kernel gemm(Kernel cpu) {
     if (bias) {
       // + C broadcast to [M, N].
       std::vector<int64_t> cs = bias->shape;
-      if (cs.size() > 2) return onHost(cpu, c);
+      if (cs.size() > 2) return onHost(cpu, c, kept.host);
       cs.insert(cs.begin(), 2 - cs.size(), 1);
-      if ((cs[0] != 1 && cs[0] != m) || (cs[1] != 1 && cs[1] != n)) return onHost(cpu, c);
+      if ((cs[0] != 1 && cs[0] != m) || (cs[1] != 1 && cs[1] != n))
+        return onHost(cpu, c, kept.host);
       auto c_dev = c.tensor("bias") ? parameterOnDevice(c, "bias", kept) : onDevice(*bias);
       launchBinary(Binary::kAdd, output->floats(), c_dev->floats(), output->floats(), {m, n},
                    {n, 1}, {cs[0] == 1 ? 0 : cs[1], cs[1] == 1 ? 0 : 1}, context().stream);
@@ -722,6 +1037,12 @@ const Table& table() {
     put({"torch.cat"}, concat);
     put({"onnx.Shape", "onnx.Size"}, shapeOnly);
     put({"torch.permute"}, permute);
+    auto qconv = [](QMode mode) {
+      return [mode](const Kernel& k) { return quantizedConvolution(k, mode); };
+    };
+    put({"onnx.QLinearConv"}, qconv(QMode::kInt8));
+    put({"fxc.QLinearConvToFloat"}, qconv(QMode::kFloat));
+    put({"fxc.QLinearConvAct"}, qconv(QMode::kInt8Activation));
     return t;
   }();
   return made;
