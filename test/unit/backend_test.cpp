@@ -723,6 +723,38 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("float64 inputs to a float32-only backend's kernel run the CPU kernel, or are refused") {
+  // The cuDNN backend's kernels compute float32; float64OnCpu gives float64 inputs to the CPU
+  // table's kernel, which computes them in double (operator.add) or refuses them by name (an
+  // H200 run refused float64_ops: every cuDNN kernel was wrapped in a refusal before).
+  auto gm = std::make_unique<ir::GraphModule>();
+  ir::Node* a = gm->graph().placeholder("a");
+  ir::Node* b = gm->graph().placeholder("b");
+  ir::Node* add = gm->graph().callFunction("operator.add", {a, b});
+  int backend_calls = 0;
+  fxc::exec::Kernel backend = [&](const fxc::exec::KernelContext&) {
+    ++backend_calls;
+    return fxc::exec::outputs(Value::floats({1}, {-1.0f}));
+  };
+  fxc::exec::Kernel guarded =
+      fxc::exec::float64OnCpu(backend, fxc::exec::cpuKernels().at("operator.add"), "operator.add");
+  Value x = Value::doubles({2}, {0.1, 1e300}), y = Value::doubles({2}, {0.2, 1e300});
+  std::vector<Value> sum = guarded(fxc::exec::KernelContext(*add, nullptr, {&x, &y}, nullptr));
+  CHECK(backend_calls == 0);
+  REQUIRE(sum.at(0).isDouble());
+  CHECK(sum.at(0).d == std::vector<double>{0.1 + 0.2, 2e300});  // in double, not float32
+  Value f = Value::floats({1}, {1.0f});
+  sum = guarded(fxc::exec::KernelContext(*add, nullptr, {&f, &f}, nullptr));
+  CHECK(backend_calls == 1);
+  CHECK(sum.at(0).f == std::vector<float>{-1.0f});
+  // No CPU kernel: refused by name, the backend's kernel never sees float64.
+  fxc::exec::Kernel alone = fxc::exec::float64OnCpu(backend, fxc::exec::Kernel(), "module:Foo");
+  CHECK_THROWS_WITH_AS(alone(fxc::exec::KernelContext(*add, nullptr, {&x, &y}, nullptr)),
+                       "unsupported: float64 inputs to Foo (computed in float32 only)",
+                       fxc::exec::ExecError);
+  CHECK(backend_calls == 1);
+}
+
 TEST_CASE("the cuDNN backend loads and its kernel table builds, device or not") {
   // Loading resolves the plugin's symbols against this executable; building the table looks up
   // every CPU kernel it falls back to. Neither needs a device.
