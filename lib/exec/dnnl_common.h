@@ -24,8 +24,7 @@ memory::dims dimsOf(std::initializer_list<int64_t> dims);
 Tag plainTag(size_t rank);
 memory::desc plainDesc(const std::vector<int64_t>& shape,
                        memory::data_type type = memory::data_type::f32);
-// The 8-bit integer types oneDNN computes with; f32 for anything else.
-bool isInt8(ir::DType dtype);
+// oneDNN's type for int8/uint8 (isInt8, kernels_internal.h); f32 for anything else.
 memory::data_type dnnlType(ir::DType dtype);
 
 // A primitive whose work is below kSerialFlops (kernels_internal.h: convolutions, products) or

@@ -49,8 +49,7 @@ memory::desc plainDesc(const std::vector<int64_t>& shape, memory::data_type type
   return memory::desc(memory::dims(shape.begin(), shape.end()), type, plainTag(shape.size()));
 }
 
-// The 8-bit integer types oneDNN computes with; f32 for anything else.
-bool isInt8(ir::DType dtype) { return dtype == ir::DType::kInt8 || dtype == ir::DType::kUInt8; }
+// oneDNN's type for int8 and uint8; f32 for anything else.
 memory::data_type dnnlType(ir::DType dtype) {
   return dtype == ir::DType::kInt8    ? memory::data_type::s8
          : dtype == ir::DType::kUInt8 ? memory::data_type::u8
@@ -402,11 +401,6 @@ struct QConvPlan {
   memory weights, bias, src_zero_point, dst_zero_point;
   Relayout src;
 };
-
-// A scalar parameter (a one-element tensor).
-bool scalarOf(const Value* v, bool is_float) {
-  return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
-}
 
 // What a quantized convolution writes: 8-bit values (QLinearConv), float ones
 // (QLinearConvToFloat), or 8-bit values after an activation (QLinearConvAct).

@@ -11,6 +11,15 @@
 
 namespace fxc::exec {
 
+// The 8-bit integer types the integer kernels (oneDNN's, cuDNN's) compute with.
+inline bool isInt8(ir::DType dtype) {
+  return dtype == ir::DType::kInt8 || dtype == ir::DType::kUInt8;
+}
+// A scalar parameter of a quantized op: one plain element, float or integer as asked.
+inline bool scalarOf(const Value* v, bool is_float) {
+  return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
+}
+
 using KernelTable = std::unordered_map<std::string, Kernel>;
 void addElementwiseKernels(KernelTable& table);  // unary, binary with broadcasting, comparisons
 void addTensorKernels(KernelTable& table);       // shape, reshape, concat, transpose, gather, ...

@@ -131,14 +131,17 @@ std::vector<float> DeviceBytes::plain() const {
   return out;
 }
 
-std::shared_ptr<Buffer> upload(const std::vector<float>& values) {
-  auto buffer = std::make_shared<Buffer>(values.size() * sizeof(float));
-  check(cudaMemcpyAsync(buffer->data(), values.data(), values.size() * sizeof(float),
-                        cudaMemcpyHostToDevice, context().stream),
+std::shared_ptr<Buffer> uploadBytes(const void* data, size_t bytes) {
+  auto buffer = std::make_shared<Buffer>(bytes);
+  check(cudaMemcpyAsync(buffer->data(), data, bytes, cudaMemcpyHostToDevice, context().stream),
         "copy to the device");
-  // The host vector may die before the copy runs: wait for it.
+  // The host memory may die before the copy runs: wait for it.
   check(cudaStreamSynchronize(context().stream), "cudaStreamSynchronize");
   return buffer;
+}
+
+std::shared_ptr<Buffer> upload(const std::vector<float>& values) {
+  return uploadBytes(values.data(), values.size() * sizeof(float));
 }
 
 std::shared_ptr<Buffer> onDevice(const Value& value) {

@@ -83,8 +83,9 @@ class DeviceBytes : public NativeData {
 
 // The value's elements on the device: its own buffer when it is there already, else one upload.
 std::shared_ptr<Buffer> onDevice(const Value& value);
-// Uploads host floats (weights, once per model).
+// Uploads host floats (weights, once per model), or any host bytes.
 std::shared_ptr<Buffer> upload(const std::vector<float>& values);
+std::shared_ptr<Buffer> uploadBytes(const void* data, size_t bytes);
 // A value whose elements are `buffer` on the device.
 Value deviceValue(std::shared_ptr<Buffer> buffer, std::vector<int64_t> shape);
 size_t elementCount(const std::vector<int64_t>& shape);

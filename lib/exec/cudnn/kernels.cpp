@@ -290,21 +290,9 @@ struct QConvPlan {
   ir::DType dst_type = ir::DType::kUndefined;
 };
 
-std::shared_ptr<Buffer> uploadBytes(const void* data, size_t bytes) {
-  auto buffer = std::make_shared<Buffer>(bytes);
-  check(cudaMemcpyAsync(buffer->data(), data, bytes, cudaMemcpyHostToDevice, context().stream),
-        "copy to the device");
-  check(cudaStreamSynchronize(context().stream), "cudaStreamSynchronize");
-  return buffer;
-}
 std::shared_ptr<Buffer> uploadDoubles(const std::vector<double>& values) {
   return uploadBytes(values.data(), values.size() * sizeof(double));
 }
-
-bool scalarParameter(const Value* v, bool is_float) {
-  return v && !v->native && v->numel() == 1 && v->isFloat() == is_float;
-}
-bool eightBit(ir::DType t) { return t == ir::DType::kInt8 || t == ir::DType::kUInt8; }
 
 // The plan, or one that sends the node to the CPU (cpu stays true) for what it does not cover.
 std::shared_ptr<QConvPlan> planQuantizedConvolution(const KernelContext& c, const ConvGeometry& g,
@@ -322,10 +310,10 @@ std::shared_ptr<QConvPlan> planQuantizedConvolution(const KernelContext& c, cons
   for (size_t k = 1; k < c.inputCount(); ++k) {
     if (c.optionalInput(k) && !c.constantInput(k) && k != variable) return plan;
   }
-  if (w.dtype != ir::DType::kInt8 || w.native || w.shape.size() != 4 ||
-      !scalarParameter(&x_scale, true) || (y_scale && !scalarParameter(y_scale, true)) ||
-      (x_zp && (!scalarParameter(x_zp, false) || x_zp->dtype != x.dtype)) ||
-      (y_zp && (!scalarParameter(y_zp, false) || !eightBit(y_zp->dtype))) || !w_scale.isFloat() ||
+  if (w.dtype != ir::DType::kInt8 || w.native || w.shape.size() != 4 || !scalarOf(&x_scale, true) ||
+      (y_scale && !scalarOf(y_scale, true)) ||
+      (x_zp && (!scalarOf(x_zp, false) || x_zp->dtype != x.dtype)) ||
+      (y_zp && (!scalarOf(y_zp, false) || !isInt8(y_zp->dtype))) || !w_scale.isFloat() ||
       w_scale.native || (w_scale.numel() != 1 && w_scale.numel() != g.cout))
     return plan;
   if (w_zp && (w_zp->native || w_zp->isFloat() ||
@@ -368,9 +356,8 @@ std::shared_ptr<QConvPlan> planQuantizedConvolution(const KernelContext& c, cons
     }
     if (const Value* z = c.optionalInput(9)) {
       const Value *z_scale = c.optionalInput(10), *z_zp = c.optionalInput(11);
-      if (!eightBit(z->dtype) || z->shape != std::vector<int64_t>{g.n, g.cout, g.oh, g.ow} ||
-          !scalarParameter(z_scale, true) ||
-          (z_zp && (!scalarParameter(z_zp, false) || z_zp->dtype != z->dtype)))
+      if (!isInt8(z->dtype) || z->shape != std::vector<int64_t>{g.n, g.cout, g.oh, g.ow} ||
+          !scalarOf(z_scale, true) || (z_zp && (!scalarOf(z_zp, false) || z_zp->dtype != z->dtype)))
         return plan;
       e.addend_scale = z_scale->f[0];
       e.addend_zp = z_zp ? static_cast<int>(z_zp->i[0]) : 0;
@@ -507,7 +494,7 @@ Kernel quantizedConvolution(Kernel cpu, QMode mode) {
   return [cpu, mode](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     bool to_float = mode == QMode::kFloat;
-    if (!eightBit(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6u : 8u) ||
+    if (!isInt8(x.dtype) || x.shape.size() != 4 || c.inputCount() < (to_float ? 6u : 8u) ||
         !c.state() || c.input(3).shape.size() != 4 || c.input(3).isFloat())
       return onHost(cpu, c);
     ConvGeometry g = convGeometry(c, x, c.input(3));
