@@ -47,6 +47,15 @@ std::optional<Kwargs> paddedAveragePoolKwargs(const Match& match, std::string* w
     }
     spatial.push_back(static_cast<int64_t>(v));
   }
+  // spatial is [H begin, W begin, H end, W end]. ONNX Runtime refuses an AveragePool whose pad
+  // reaches the kernel's size (pool_attributes.h: "Pad should be smaller than kernel"), so such
+  // a pair stays two ops: the model fxc writes must load where the one it read did.
+  std::vector<int64_t> kernel = intList(pool.kwarg("kernel_shape"));
+  if (kernel.size() != 2 || spatial[0] >= kernel[0] || spatial[2] >= kernel[0] ||
+      spatial[1] >= kernel[1] || spatial[3] >= kernel[1]) {
+    *why = "a pad as large as the kernel (ONNX's AveragePool wants it smaller)";
+    return std::nullopt;
+  }
   Kwargs attributes = pool.kwargs();
   if (zeros(spatial)) return attributes;
   const Argument* ceil = pool.kwarg("ceil_mode");

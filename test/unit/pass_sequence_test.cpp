@@ -220,9 +220,10 @@ std::string pads(int opset) {
   return model.SerializeAsString();
 }
 
-// Four Pad → AveragePool pairs on x [1, 2, 5, 6], outside any module scope (functions): one that
-// pad-pool may merge (zeros over H and W, uneven), and three near misses that it must not: a
-// reflect Pad, a Pad over the channels, a pool with ceil_mode. Each is an output.
+// Five Pad → AveragePool pairs on x [1, 2, 5, 6], outside any module scope (functions): one that
+// pad-pool may merge (zeros over H and W, uneven), and four near misses that it must not: a
+// reflect Pad, a Pad over the channels, a pool with ceil_mode, a pad as large as the kernel
+// (ONNX Runtime refuses such an AveragePool). Each is an output.
 // scoped: each pair in a module scope of its own (/merged/Pad, ...), so that the trace recognizes
 // the pair that qualifies as one AvgPool2d module.
 std::string padsBeforePools(bool scoped = false) {
@@ -271,6 +272,7 @@ std::string padsBeforePools(bool scoped = false) {
   pair("reflected", {0, 0, 1, 1, 0, 0, 1, 1}, "reflect", false);
   pair("channels", {0, 1, 1, 1, 0, 0, 1, 1}, "constant", false);
   pair("ceiled", {0, 0, 1, 1, 0, 0, 1, 1}, "constant", true);
+  pair("wide", {0, 0, 3, 0, 0, 0, 0, 0}, "constant", false);  // a pad as large as the kernel
   for (const std::string& name : pooled) {
     auto* output = graph->add_output();
     output->set_name(name);
@@ -371,7 +373,7 @@ TEST_CASE("random pass sequences keep every model's function (against the model 
     int pads_left = 0;
     for (const ir::Node* node : gm->graph())
       pads_left += node->target() == "torch.nn.functional.pad";
-    CHECK(pads_left == 3);  // reflect, channels and ceil_mode stay two ops
+    CHECK(pads_left == 4);  // reflect, channels, ceil_mode and the wide pad stay two ops
   }
   for (const auto& entry : std::filesystem::directory_iterator(testModelsDir())) {
     if (entry.path().extension() != ".onnx") continue;
@@ -402,9 +404,18 @@ TEST_CASE("pad-pool writes a recognized AvgPool2d as one AveragePool that comput
   for (const auto& node : exported.value().proto->graph().node()) {
     pads += node.op_type() == "Pad";
     pools += node.op_type() == "AveragePool";
+    if (node.op_type() != "AveragePool") continue;
+    std::vector<int64_t> kernel, written_pads;
+    for (const auto& a : node.attribute()) {
+      if (a.name() == "kernel_shape") kernel.assign(a.ints().begin(), a.ints().end());
+      if (a.name() == "pads") written_pads.assign(a.ints().begin(), a.ints().end());
+    }
+    REQUIRE(kernel.size() == 2);
+    for (size_t k = 0; k < written_pads.size(); ++k)  // ONNX Runtime loads no larger pad
+      CHECK_MESSAGE(written_pads[k] < kernel[k % 2], node.name() << ": pad " << written_pads[k]);
   }
-  CHECK(pads == 3);  // the merged pair wrote no Pad
-  CHECK(pools == 4);
+  CHECK(pads == 4);  // the merged pair wrote no Pad
+  CHECK(pools == 5);
   auto oracle = traced(bytes, false), again = traced(written, false);
   auto inputs = fxc::exec::randomInputs(*oracle, 1, {}, 0);
   REQUIRE(inputs.ok());

@@ -376,6 +376,9 @@ TEST_CASE("recognition: Pad + AveragePool is an AvgPool2d only where the two com
            {{0, 1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, false},  // a channel padded
            {{0, 0, 1, 1, 0, 0, 1, 1}, {0, 0, 0, 0}, 1, 0, false},  // ceil_mode with padding
            {{0, 0, 1, 1, 0, 0, 1, 1}, {1, 1, 1, 1}, 0, 0, false},  // the pool pads again
+           {{0, 0, 2, 2, 0, 0, 2, 2}, {0, 0, 0, 0}, 0, 1, true},   // pads just below the kernel
+           {{0, 0, 3, 0, 0, 0, 0, 0}, {0, 0, 0, 0}, 0, 1, false},  // a pad as large as it
+           {{0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0}, 0, 0, false},  // larger (W's end)
        }) {
     ModelBuilder b(13, {2, 3, 7, 7});
     auto* pad = b.op("Pad", {"x", b.ints(c.pads)});
