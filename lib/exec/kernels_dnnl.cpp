@@ -402,6 +402,26 @@ struct QConvPlan {
   Relayout src;
 };
 
+// Whether every output pixel of transposed convolution `g` has an input tap (o = i·stride +
+// k·dilation − pad_begin along each axis). Where none does (a stride past the kernel, or rows
+// only output_padding adds), oneDNN's int8 deconvolution leaves the pixel unwritten — whatever
+// the memory held, run to run — where the model's answer is the bias alone.
+bool everyOutputReached(const ConvGeometry& g) {
+  const Window& win = g.win;
+  for (int axis = 0; axis < 2; ++axis) {
+    int64_t in = axis ? g.w : g.h, out = axis ? g.ow : g.oh, k = axis ? g.kw : g.kh;
+    std::vector<char> reached(static_cast<size_t>(out), 0);
+    for (int64_t i = 0; i < in; ++i) {
+      for (int64_t t = 0; t < k; ++t) {
+        int64_t o = i * win.strides[axis] + t * win.dilations[axis] - win.pads[axis];
+        if (o >= 0 && o < out) reached[static_cast<size_t>(o)] = 1;
+      }
+    }
+    if (std::find(reached.begin(), reached.end(), 0) != reached.end()) return false;
+  }
+  return true;
+}
+
 // What a quantized convolution writes: 8-bit values (QLinearConv), float ones
 // (QLinearConvToFloat), or 8-bit values after an activation (QLinearConvAct).
 enum class QConvOut { kInt8, kFloat, kInt8Activation };
@@ -463,6 +483,7 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   if (w_zp && (w_zp->isFloat() ||
                std::any_of(w_zp->i.begin(), w_zp->i.end(), [](int64_t z) { return z != 0; })))
     return plan;
+  if (transposed && !everyOutputReached(g)) return plan;
   plan->dst_type = to_float ? ir::DType::kFloat32 : y_zp ? y_zp->dtype : ir::DType::kUInt8;
   std::vector<float> scales;
   // QLinearConvAct: the accumulator to real units, the activation, then × 1/s_y (a post-op);

@@ -168,10 +168,19 @@ Value integerConvolution(const KernelContext& c, const Value& x, const Value* x_
   return y;
 }
 
-// Integer matrix product with numpy batching (B 2-D, or the same batch dimensions as A).
+// Integer matrix product with numpy batching (B 2-D, or the same batch dimensions as A); a 1-D
+// operand is numpy's too: A [K] a row [1, K], B [K] a column [K, 1], that dimension then dropped.
 Value integerMatmul(const Value& a, const Value* a_zp, const Value& b, const Value* b_zp) {
-  if (a.shape.size() < 2 || b.shape.size() < 2)
-    throw ExecError("unsupported: integer MatMul of 1-D operands");
+  if (a.shape.empty() || b.shape.empty()) throw ExecError("MatMul of a scalar (rank 0) operand");
+  if (a.shape.size() == 1 || b.shape.size() == 1) {
+    Value a2 = a, b2 = b;
+    if (a.shape.size() == 1) a2.shape.insert(a2.shape.begin(), 1);
+    if (b.shape.size() == 1) b2.shape.push_back(1);
+    Value y = integerMatmul(a2, a_zp, b2, b_zp);
+    if (b.shape.size() == 1) y.shape.pop_back();
+    if (a.shape.size() == 1) y.shape.erase(y.shape.end() - (b.shape.size() == 1 ? 1 : 2));
+    return y;
+  }
   int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
   if (b.shape[b.shape.size() - 2] != k)
     throw ExecError("shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +

@@ -224,6 +224,46 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("QLinearConvTranspose: output pixels no input reaches hold the bias alone") {
+  // A stride past the kernel (3 over 2 rows, 2 over 1 column) and rows only output_padding adds:
+  // oneDNN's int8 deconvolution left such pixels unwritten (other values run to run, up to 127
+  // steps off); the model's answer there is Q(bias). Both backends must give the reference's.
+  Builder b;
+  ir::Node* x = b.g().placeholder("x");
+  Value w = randomInts({4, 6, 2, 1}, ir::DType::kInt8, -127, 127, 41);
+  Value sw = randomFloats({6}, 0.001f, 0.01f, 42);
+  Value bias = randomInts({6}, ir::DType::kInt32, -20000, 20000, 43);
+  ir::Node* conv = b.g().callFunction(
+      "fxc.QLinearConvTranspose",
+      {x, b.scale(0.02f), b.zeroPoint(3, ir::DType::kUInt8), b.constant(w), b.constant(sw),
+       b.constant(Value::ints({6}, std::vector<int64_t>(6, 0), ir::DType::kInt8)), b.scale(0.05f),
+       b.zeroPoint(-7, ir::DType::kInt8), b.constant(bias)},
+      {{"kernel_shape", ints({2, 1})},
+       {"strides", ints({3, 2})},
+       {"pads", ints({0, 0, 0, 0})},
+       {"output_padding", ints({2, 1})},
+       {"group", ir::Argument(int64_t{1})}});
+  b.g().output(conv);
+  std::vector<Value> inputs = {randomInts({2, 4, 5, 4}, ir::DType::kUInt8, 0, 255, 44)};
+  Value want = run(*b.gm, Backend::kReference, inputs)[0];
+  REQUIRE(want.shape == std::vector<int64_t>{2, 6, 16, 8});
+  int64_t bias_only = 0;  // rows 2, 5, 8, 11, 14, 15 and the odd columns: no tap
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t col = 0; col < 8; ++col) bias_only += r % 3 == 2 || col % 2 == 1;
+  REQUIRE(bias_only > 0);
+  for (Backend backend : fastBackends()) {
+    CAPTURE(static_cast<int>(backend));
+    for (int again = 0; again < 3; ++again) {
+      Value got = run(*b.gm, backend, inputs)[0];
+      REQUIRE(got.shape == want.shape);
+      int64_t worst = 0;
+      for (size_t k = 0; k < want.i.size(); ++k)
+        worst = std::max<int64_t>(worst, std::abs(got.i[k] - want.i[k]));
+      CHECK(worst <= 1);
+    }
+  }
+}
+
 TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend and ReLU") {
   struct Case {
     int64_t n, cin, h, w, cout, k, stride, pad, group;
@@ -1191,6 +1231,7 @@ TEST_CASE("quant-lower: a Gemm or MatMul whose result stays float becomes MatMul
       {"Gemm transB=1 (torch's Linear), per column", true, true, true, {3, 40}, 1.0f, 1},
       {"Gemm transB=0, per tensor", true, false, false, {3, 40}, 1.0f, 1},
       {"MatMul + bias, rank 3", false, false, true, {2, 5, 40}, 1.0f, 1},
+      {"MatMul + bias, a 1-D input (numpy's row)", false, false, true, {40}, 1.0f, 1},
       {"Gemm alpha=0.5: refused", true, true, true, {3, 40}, 0.5f, 0},
   };
   for (const Variant& v : variants) {
