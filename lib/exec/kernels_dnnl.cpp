@@ -553,6 +553,11 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
                            0.0f);
       }
     }
+    // QuantizeLinear rounds (half to even), then adds the zero point; oneDNN adds its dst zero
+    // point first and rounds the sum, which puts every exact tie (v + ½) on the other neighbour
+    // when the zero point is odd (a clamp at −0.3 with s_y = 0.2: −1.5 → −2, oneDNN's −1). The
+    // round as the last post-op makes the sum integer first.
+    if (y_zp && y_zp->i[0] != 0) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_round, 0, 0);
     attr.set_post_ops(ops);
     ConvPrimitive made =
         makeConvolution(g, transposed, dnnlType(x.dtype), s8, float_bias ? kF32 : s32, b != nullptr,

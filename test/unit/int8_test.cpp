@@ -264,6 +264,61 @@ TEST_CASE("QLinearConvTranspose: output pixels no input reaches hold the bias al
   }
 }
 
+TEST_CASE("QLinearConv(Act): with power-of-two scales every tie is exact and rounds as Q does") {
+  // s_x·s_w/s_y = 1/2 (QLinearConv) or 1/128 (QLinearConvAct, a clamp at −0.375 = −1.5 steps):
+  // every product in float is exact, so oneDNN must give QuantizeLinear's result bit for bit —
+  // round half to even, then the zero point. oneDNN had added an odd zero point before its
+  // rounding: every tie went to the other neighbour (a quarter of the outputs, one step off).
+  const auto u8 = ir::DType::kUInt8, s8 = ir::DType::kInt8;
+  struct Case {
+    ir::DType y_type;
+    int64_t y_zp;
+    bool clamp;
+  };
+  for (const Case& c : std::vector<Case>{{u8, 127, false},
+                                         {s8, -115, false},
+                                         {s8, 4, false},
+                                         {u8, 0, false},
+                                         {s8, -115, true},
+                                         {u8, 33, true}}) {
+    CAPTURE(c.y_zp);
+    CAPTURE(c.clamp);
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    std::vector<ir::Argument> args = {x,
+                                      b.scale(0.125f),
+                                      b.zeroPoint(128, u8),
+                                      b.constant(randomInts({8, 4, 3, 3}, s8, -3, 3, 61)),
+                                      b.scale(1.0f / 64),
+                                      b.zeroPoint(0, s8),
+                                      b.scale(c.clamp ? 0.25f : 1.0f / 256),
+                                      b.zeroPoint(c.y_zp, c.y_type)};
+    ir::Kwargs kwargs = {{"kernel_shape", ints({3, 3})}, {"pads", ints({1, 1, 1, 1})}};
+    if (c.clamp) {
+      kwargs.emplace_back("activation", ir::Argument(std::string("Hardtanh")));
+      kwargs.emplace_back("activation_min", ir::Argument(-0.375));
+      kwargs.emplace_back("activation_max", ir::Argument(1.5));
+    }
+    b.g().output(b.g().callFunction(c.clamp ? "fxc.QLinearConvAct" : "onnx.QLinearConv",
+                                    std::move(args), kwargs));
+    std::vector<Value> inputs = {randomInts({1, 4, 8, 8}, u8, 96, 160, 62)};
+    CHECK(fastKernelTakes(*b.gm, inputs));
+    Value want = run(*b.gm, Backend::kReference, inputs)[0];
+    for (Backend backend : fastBackends()) {
+      CAPTURE(static_cast<int>(backend));
+      Value got = run(*b.gm, backend, inputs)[0];
+      REQUIRE(got.i.size() == want.i.size());
+      size_t off = 0, at_lower_bound = 0;
+      for (size_t k = 0; k < want.i.size(); ++k) {
+        off += got.i[k] != want.i[k];
+        at_lower_bound += want.i[k] == c.y_zp - 2;  // Q(−0.375) = round(−1.5) + z = z − 2
+      }
+      CHECK(off == 0);
+      if (c.clamp) CHECK(at_lower_bound > 0);  // the clamp's tie is exercised
+    }
+  }
+}
+
 TEST_CASE("QLinearConvToFloat: the int8 convolution with a float result, addend and ReLU") {
   struct Case {
     int64_t n, cin, h, w, cout, k, stride, pad, group;
