@@ -384,3 +384,63 @@ write("matmul_constant_weight_not_a_matrix",
        helper.make_node("MatMul", ["x", "w3"], ["y3"], name="mm3")],
       [("y1", (xm @ w1).astype(np.float32)), ("y3", (xm @ w3).astype(np.float32))],
       [const("w1", w1), const("w3", w3)], inputs=[("x", xm)])
+
+
+# A third adversarial review (2026-12-04, session 24: fxc's kernels against ONNX Runtime), the
+# ONNX specification computed here as oracle.
+# A 1-D ConvTranspose's output_padding was lifted to 2-D as [1, p] (a row of zeros too many, the
+# output wrong), and a 1-D output_shape not at all (refused).
+xt = rng8.standard_normal((1, 2, 4)).astype(np.float32)
+wt = rng8.standard_normal((2, 3, 3)).astype(np.float32)
+
+
+def conv_transpose_1d(x, w, stride, pad_begin, out_len):
+    y = np.zeros((x.shape[0], w.shape[1], out_len), np.float64)
+    for i in range(x.shape[2]):
+        for k in range(w.shape[2]):
+            o = i * stride + k - pad_begin
+            if 0 <= o < out_len:
+                y[:, :, o] += x[:, :, i].astype(np.float64) @ w[:, :, k].astype(np.float64)
+    return y.astype(np.float32)
+
+
+write("conv_transpose_1d_output_padding",
+      [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", strides=[2],
+                        pads=[1, 1], output_padding=[1])],
+      [("y", conv_transpose_1d(xt, wt, 2, 1, 2 * 3 + 1 + 3 - 2))], [const("w", wt)],
+      inputs=[("x", xt)])
+write("conv_transpose_1d_output_shape",
+      [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", strides=[2],
+                        output_shape=[9])],
+      [("y", conv_transpose_1d(xt, wt, 2, 0, 9))], [const("w", wt)], inputs=[("x", xt)])
+
+
+# Slice with a negative step: a start before the first element starts at it (ONNX clamps starts
+# to [0, dim - 1] backwards, not numpy's -1); the slice was empty.
+def onnx_slice(v, start, end, step):
+    dim = len(v)
+    start = start + dim if start < 0 else start
+    end = end + dim if end < 0 else end
+    start, end = min(max(start, 0), dim - 1), min(max(end, -1), dim - 1)
+    return np.array([v[k] for k in range(start, end, step)], v.dtype)
+
+
+xs1 = np.arange(5, dtype=np.float32)
+slices = [(-7, I64_MIN, -1), (10, -10, -2), (-9, -9, -1), (3, -100, -1)]
+nodes, outs, consts = [], [], []
+for k, (start, end, step) in enumerate(slices):
+    names = [f"s{k}", f"e{k}", f"a{k}", f"t{k}"]
+    consts += [const(n, np.array([v], np.int64)) for n, v in zip(names, (start, end, 0, step))]
+    nodes.append(helper.make_node("Slice", ["x"] + names, [f"y{k}"], name=f"slice{k}"))
+    outs.append((f"y{k}", onnx_slice(xs1, start, end, step)))
+write("slice_negative_step_start_before_first", nodes, outs, consts, inputs=[("x", xs1)])
+
+# ReduceMax and ReduceMin of rows holding a NaN are NaN (numpy, ONNX Runtime): oneDNN's reduction
+# gave another number, the reference skipped the NaN.
+xr = f32([[1, np.nan, 3, -2], [np.nan, np.nan, np.nan, np.nan], [-np.inf, 0, np.inf, 5],
+          [2, 7, -1, np.nan]])
+nodes = [helper.make_node(op, ["x"], [f"{op}_{axis}"], name=f"{op}{axis}", axes=[axis], keepdims=0)
+         for op in ("ReduceMax", "ReduceMin") for axis in (0, 1)]
+outs = [(f"{op}_{axis}", fn(xr, axis=axis).astype(np.float32))
+        for op, fn in (("ReduceMax", np.max), ("ReduceMin", np.min)) for axis in (0, 1)]
+write("reduce_max_min_nan", nodes, outs, inputs=[("x", xr)])

@@ -1350,12 +1350,16 @@ Kernel eltwise(Kernel reference) {
 }
 
 // ReduceSum/Mean/Max/Min of float32 as oneDNN's reduction (reduced axes kept as 1, then dropped
-// without keepdims).
+// without keepdims). oneDNN's max and min of a NaN are neither NaN nor the other values' extreme:
+// an input holding a NaN runs the reference (NaN, as numpy and ONNX Runtime answer).
 template <dnnl::algorithm kAlgorithm>
 Kernel reduction(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
     const Value& x = c.input(0);
     if (!fastFloat(c, x)) return reference(c);
+    constexpr bool kExtreme = kAlgorithm == dnnl::algorithm::reduction_max ||
+                              kAlgorithm == dnnl::algorithm::reduction_min;
+    if (kExtreme && holds(x.f.data(), x.f.size(), NAN)) return reference(c);
     bool noop = false;
     std::vector<bool> reduced = reducedAxes(c, x.shape.size(), noop);
     if (noop || x.shape.empty()) return reference(c);

@@ -639,14 +639,16 @@ Kernel liftTo2d(Kernel two_d) {
     if (const Value* w = c.tensor("weight"); w && w->shape.size() == 3) weight = lift(*w);
     ir::Kwargs attributes;
     for (const auto& [key, value] : c.attributes()) {
-      bool window = key == "kernel_shape" || key == "strides" || key == "dilations" ||
-                    key == "output_padding";
-      if ((window || key == "pads") && value.isSequence()) {
+      // The new leading spatial dimension has extent 1: a window of 1, a stride of 1, no
+      // padding, no output padding, an output size of 1.
+      bool window =
+          key == "kernel_shape" || key == "strides" || key == "dilations" || key == "output_shape";
+      if ((window || key == "pads" || key == "output_padding") && value.isSequence()) {
         std::vector<ir::Argument> items = value.items();
         if (key == "pads" && items.size() == 2) {
           items = {int64_t{0}, items[0], int64_t{0}, items[1]};
-        } else if (window && items.size() == 1) {
-          items.insert(items.begin(), ir::Argument(int64_t{1}));
+        } else if (items.size() == 1 && key != "pads") {
+          items.insert(items.begin(), ir::Argument(int64_t{window ? 1 : 0}));
         }
         attributes.emplace_back(key, ir::Argument::list(std::move(items)));
       } else {

@@ -57,11 +57,11 @@ Kernel reduce(Reduce kind) {
         case Reduce::kMean:
           a += v;
           break;
-        case Reduce::kMax:
-          a = std::max(a, v);
+        case Reduce::kMax:  // a NaN is the answer, as in numpy and ONNX Runtime
+          if (v > a || std::isnan(v)) a = v;
           break;
         case Reduce::kMin:
-          a = std::min(a, v);
+          if (v < a || std::isnan(v)) a = v;
           break;
         case Reduce::kProd:
           a *= v;

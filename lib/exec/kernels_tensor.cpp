@@ -304,7 +304,9 @@ SliceWindow sliceWindow(const KernelContext& c, const std::vector<int64_t>& shap
       hi = std::clamp(hi, int64_t{0}, dim);
       window.shape[a] = hi > lo ? (hi - lo + s - 1) / s : 0;
     } else {
-      lo = std::clamp(lo, int64_t{-1}, dim - 1);
+      // Backwards, a start before the first element starts at it (ONNX clamps starts to
+      // [0, dim - 1] and ends to [-1, dim - 1]); an empty axis has no element to start at.
+      lo = dim == 0 ? -1 : std::clamp(lo, int64_t{0}, dim - 1);
       hi = std::clamp(hi, int64_t{-1}, dim - 1);
       window.shape[a] = lo > hi ? (lo - hi - s - 1) / -s : 0;
     }

@@ -88,7 +88,8 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
   for (const auto& tensor : model.deferred) data_size += tensor ? tensor->byteSize() : 0;
   bool external =
       options.external_data || model.proto->ByteSizeLong() + data_size >= kProtobufLimit;
-  std::string data_path;  // the external data file this save wrote
+  std::string data_path;  // the external data file this save writes
+  std::string kept_data;  // a second name of the data file it replaces, while it is checked
   if (external) {
     if (path == "-") return Error{"a model with external data cannot be written to stdout"};
     // The data file goes beside the file the model ends up in (a link's target).
@@ -98,10 +99,39 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     if (::stat(target.value().c_str(), &info) == 0 && !S_ISREG(info.st_mode))
       return Error{"cannot write " + path +
                    ": external data needs a regular file beside it, not a device or pipe"};
+    // A data file already there (the input's, with --in-place, or an earlier output's) stays
+    // reachable under a second name until the new model is accepted: a rejected model (--check,
+    // --min-sqnr) puts it back, so no rejection loses the data of a model that was there.
+    auto data_target = resolveOutputPath(target.value() + ".data");  // where OutputFile writes
+    if (!data_target) return Error{"cannot write " + path + ": " + data_target.error()};
+    data_path = data_target.value();
+    if (::access(data_path.c_str(), F_OK) == 0) {
+      kept_data = data_path + ".fxc-kept-" + std::to_string(::getpid());
+      ::unlink(kept_data.c_str());
+      if (::link(data_path.c_str(), kept_data.c_str()) != 0)
+        return Error{"cannot write " + path + ": cannot keep the existing " + data_path +
+                     " while writing its replacement: " + std::strerror(errno)};
+    }
     auto written = writeExternalData(model, target.value());
-    if (!written) return written;
-    data_path = target.value() + ".data";
+    if (!written) {
+      if (!kept_data.empty()) ::unlink(kept_data.c_str());  // the old file was not replaced
+      return written;
+    }
   }
+
+  // Nothing of a rejected or failed model stays, and the data file it replaced returns.
+  auto finish = [&](Expected<bool> result) {
+    if (!kept_data.empty()) {
+      if (result) {
+        ::unlink(kept_data.c_str());
+      } else {
+        ::rename(kept_data.c_str(), data_path.c_str());
+      }
+    } else if (!result && !data_path.empty()) {
+      ::unlink(data_path.c_str());
+    }
+    return result;
+  };
 
   // The model as protobuf would write it, spliced so that the tensor bytes need no copy:
   // [model fields][graph: 7, length][graph fields][initializers: 5, length, header, 9, bytes]...
@@ -137,7 +167,7 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
     ExportedModel copy{std::make_shared<::onnx::ModelProto>(*model.proto), model.deferred};
     copy.materialize();
     auto checked = checkModel(*copy.proto);
-    if (!checked) return checked;
+    if (!checked) return finish(checked);
   }
   file.write(head);
   std::string graph_key(1, static_cast<char>(0x3a));  // ModelProto.graph = 7, length-delimited
@@ -152,12 +182,9 @@ Expected<bool> saveModel(ExportedModel& model, const std::string& path,
   if (!file.pendingPath().empty()) {
     auto checked = options.check ? checkModelFile(file.pendingPath()) : Expected<bool>(true);
     if (checked && options.verify) checked = options.verify(file.pendingPath());
-    if (!checked) {
-      if (!data_path.empty()) ::unlink(data_path.c_str());  // nothing of a rejected model stays
-      return checked;
-    }
+    if (!checked) return finish(checked);
   }
-  return file.commit();
+  return finish(file.commit());
 }
 
 }  // namespace fxc::onnx

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What -o promises: the input is never overwritten without --in-place, a failed write leaves
 # nothing behind, --in-place replaces the file, -o - is a pipe other fxc commands read and never a
-# terminal; run --output-dir makes its directory before the run and lists what it wrote.
+# terminal; run --output-dir makes its directory before the run and lists what it wrote; a model
+# rejected after it was written (--min-sqnr) leaves the external data file it would replace.
 #   output_safety.sh FXC
 set -u
 fxc=$1
@@ -98,6 +99,24 @@ if command -v script >/dev/null; then
   grep -q "would write a binary model to the terminal" "$work/tty.txt" ||
     fail "-o - to a terminal: $(head -c 300 "$work/tty.txt")"
 fi
+# A model with external data that is rejected after writing (--min-sqnr runs the written model)
+# leaves the data file it would have replaced as it was: the input's with --in-place, an earlier
+# output's with -o. Before, the rejection deleted it (a model without its weights).
+"$fxc" trace testdata/models/resnet18_narrow.onnx -o "$work/ext_in.onnx" --external-data ||
+  fail "--external-data (resnet18_narrow)"
+"$fxc" quantize -q "$work/ext_in.onnx" --external-data -o "$work/ext_q.onnx" || fail "quantize --external-data"
+for args in "--in-place" "-o $work/ext_q.onnx"; do
+  target=$work/ext_in.onnx
+  [ "$args" = "--in-place" ] || target=$work/ext_q.onnx
+  sums=$(md5sum "$target" "$target.data" | cut -d' ' -f1)
+  "$fxc" quantize -q "$work/ext_in.onnx" --preset ort-cpu --external-data $args --min-sqnr 200 2>"$work/err"
+  [ $? = 1 ] && grep -q "below --min-sqnr 200: not written" "$work/err" ||
+    fail "quantize $args --min-sqnr 200: $(cat "$work/err")"
+  [ "$(md5sum "$target" "$target.data" | cut -d' ' -f1)" = "$sums" ] ||
+    fail "a rejected model with external data changed $target or its data ($args)"
+  "$fxc" run -q "$target" >/dev/null || fail "$target does not run after a rejected write ($args)"
+done
+[ -z "$(find "$work" -name "*fxc-kept*")" ] || fail "a kept data file was left behind"
 [ -z "$(find "$work" -name "*.tmp*")" ] || fail "a temporary file was left behind"
 [ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
 echo ok
