@@ -149,3 +149,13 @@ save("topk_ties",
 # PRelu's slope broadcasts from the last axis: [3] on [1, 3, 3] is per column, not per channel.
 save("prelu_slope_last_axis", [h.make_node("PRelu", ["x", "slope"], ["y"], name="prelu")],
      [vi("x", T.FLOAT, [1, 3, 3])], [vi("y", T.FLOAT, [1, 3, 3])], [f32("slope", [0.1, 0.2, 0.3])])
+# BatchNormalization on an input whose rank shape inference cannot tell (Squeeze's axes behind an
+# Identity): torch.nn's BatchNorm classes check the rank, so the module was written as
+# BatchNorm2d, which refuses the 3-D input the model gives it.
+save("batchnorm_input_rank_unknown",
+     [h.make_node("Identity", ["axes"], ["axes_id"], name="axes_id"),
+      h.make_node("Squeeze", ["x", "axes_id"], ["s"], name="squeeze"),
+      h.make_node("BatchNormalization", ["s", "gamma", "beta", "mean", "var"], ["y"], name="bn")],
+     [vi("x", T.FLOAT, [2, 3, 1, 4])], [vi("y", T.FLOAT, [2, 3, 4])],
+     [nh.from_array(np.array([2], dtype=np.int64), "axes"), f32("gamma", [0.5, 1.0, 2.0]),
+      f32("beta", [0.1, -0.2, 0.3]), f32("mean", [0.2, -0.1, 0.4]), f32("var", [1.5, 0.7, 2.0])])

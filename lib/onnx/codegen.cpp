@@ -266,14 +266,27 @@ std::optional<std::string> opCall(const ir::GraphModule& gm, const std::string& 
   const ir::Module* module = gm.findModule(path);
   if (!module) return std::nullopt;
   std::string op = opForModuleType(module->type());
-  if (op != "Gemm" && op != "Conv" && op != "ConvTranspose") return std::nullopt;
+  if (op != "Gemm" && op != "Conv" && op != "ConvTranspose" && op != "BatchNormalization")
+    return std::nullopt;
+  // A BatchNorm's op only where torch.nn's class cannot say it (an input of unknown rank): what
+  // neither can (training mode, spatial = 0) stays refused.
+  if (op == "BatchNormalization") {
+    for (const auto& [key, value] : module->attributes()) {
+      if ((key == "training_mode" &&
+           !(value.kind() == ir::Argument::Kind::kInt && value.toInt() == 0)) ||
+          (key == "spatial" && !(value.kind() == ir::Argument::Kind::kInt && value.toInt() == 1)))
+        return std::nullopt;
+    }
+  }
+  const auto& slots = parameterSlots(op);
   for (const auto& [name, tensor] : module->tensors()) {
-    if (name != "weight" && name != "bias") return std::nullopt;
+    if (name.empty() || std::find(slots.begin(), slots.end(), name) == slots.end())
+      return std::nullopt;
   }
   if (!node) return std::string();
   std::vector<std::string> inputs;
   size_t next = 0;
-  for (const std::string& slot : parameterSlots(op)) {
+  for (const std::string& slot : slots) {
     if (slot.empty()) {
       if (next >= node->args().size()) return std::nullopt;
       inputs.push_back(ir::pyRepr(node->args()[next++]));
@@ -501,8 +514,9 @@ Expected<PyTorchPackage> pytorchPackage(const ir::GraphModule& gm, const std::st
                         tensor->dtype == ir::DType::kFloat64 ||
                         tensor->dtype == ir::DType::kFloat16;
         // Float weights are parameters (a fine-tuning trains them); the graph's constants
-        // (torch.fx's _tensor_constant) and integer tensors are buffers.
-        if (floating && name.rfind("_tensor_constant", 0) != 0)
+        // (torch.fx's _tensor_constant), a BatchNorm's statistics and integer tensors are buffers.
+        if (floating && name.rfind("_tensor_constant", 0) != 0 && name != "running_mean" &&
+            name != "running_var")
           init += "        " + self + ".register_parameter(\"" + name + "\", torch.nn.Parameter(" +
                   empty + "))\n";
         else

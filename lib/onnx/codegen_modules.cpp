@@ -159,9 +159,10 @@ std::string batchNorm(const Context& c) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", momentum);
   // torch.nn's BatchNorm classes check the input's rank, ONNX's op takes any: the class is the
-  // input's ([N, C] and [N, C, L] are BatchNorm1d).
-  int rank = spatialRank(c.module.type());
-  if (c.input_rank >= 2) rank = std::max(1, c.input_rank - 2);
+  // input's ([N, C] and [N, C, L] are BatchNorm1d); of an input of unknown rank, none (the
+  // module type's guess, BatchNorm2d, refused a 3-D input).
+  if (c.input_rank < 2) c.refuse("an input of unknown rank");
+  int rank = std::max(1, c.input_rank - 2);
   if (rank > 3) c.refuse("an input of rank " + std::to_string(c.input_rank));
   return "torch.nn.BatchNorm" + std::to_string(rank) + "d(" + std::to_string(weight.dims[0]) +
          ", eps=" + pyNumber(c.floatAttribute("epsilon", 1e-5)) + ", momentum=" + text + ")";
