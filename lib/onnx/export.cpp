@@ -143,6 +143,9 @@ class Exporter {
       graph->clear_output();
       graph->clear_value_info();
       graph->clear_sparse_initializer();
+      // Initializers are written as constants, not inputs: valid from IR version 4 (before, every
+      // initializer had to be a graph input too, and ONNX's checker rejects the model).
+      if (model->ir_version() < 4) model->set_ir_version(4);
     } else {
       model->set_ir_version(8);
       model->add_opset_import()->set_version(17);
