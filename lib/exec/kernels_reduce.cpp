@@ -29,7 +29,9 @@ Kernel reduce(Reduce kind) {
     size_t rank = x.shape.size();
     bool noop = false;
     std::vector<bool> reduced = reducedAxes(c, rank, noop);
-    if (noop) return outputs(x);
+    // noop_with_empty_axes without axes reduces over none: each element alone, which still
+    // squares (ReduceSumSquare), takes |x| (L1, L2) or the log (LogSum), as ONNX's reference does.
+    if (noop) reduced.assign(rank, false);
     bool keep = c.intAttribute("keepdims", 1) != 0;
     std::vector<int64_t> kept_shape(rank), out_shape;
     for (size_t d = 0; d < rank; ++d) {
@@ -45,13 +47,32 @@ Kernel reduce(Reduce kind) {
     std::vector<double> acc(static_cast<size_t>(out_n), init);
     std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(kept_shape);
     int64_t n = x.numel();
-    for (int64_t k = 0; k < n; ++k) {
+    auto outputOf = [&](int64_t k) {
       int64_t o = 0;
       for (size_t d = 0; d < rank; ++d) {
         if (!reduced[d]) o += (k / in_strides[d]) % x.shape[d] * out_strides[d];
       }
+      return static_cast<size_t>(o);
+    };
+    // LogSumExp as m + log Σ exp(x - m), m the largest finite element: exp(x) alone is inf past
+    // x = 709 (a row [1000] gave inf).
+    std::vector<double> peak;
+    if (kind == Reduce::kLogSumExp) {
+      peak.assign(acc.size(), 0.0);
+      std::vector<bool> seen(acc.size(), false);
+      for (int64_t k = 0; k < n; ++k) {
+        double v = x.at(static_cast<size_t>(k));
+        size_t o = outputOf(k);
+        if (std::isfinite(v) && (!seen[o] || v > peak[o])) {
+          peak[o] = v;
+          seen[o] = true;
+        }
+      }
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      size_t o = outputOf(k);
       double v = x.at(static_cast<size_t>(k));
-      double& a = acc[static_cast<size_t>(o)];
+      double& a = acc[o];
       switch (kind) {
         case Reduce::kSum:
         case Reduce::kMean:
@@ -77,13 +98,15 @@ Kernel reduce(Reduce kind) {
           a += v;
           break;
         case Reduce::kLogSumExp:
-          a += std::exp(v);
+          a += std::exp(v - peak[o]);
           break;
       }
     }
-    for (double& a : acc) {
+    for (size_t o = 0; o < acc.size(); ++o) {
+      double& a = acc[o];
       if (kind == Reduce::kL2) a = std::sqrt(a);
-      if (kind == Reduce::kLogSum || kind == Reduce::kLogSumExp) a = std::log(a);
+      if (kind == Reduce::kLogSum) a = std::log(a);
+      if (kind == Reduce::kLogSumExp) a = std::log(a) + peak[o];
     }
     if (kind == Reduce::kMean) {
       double count = static_cast<double>(n) / static_cast<double>(std::max<int64_t>(out_n, 1));
