@@ -353,6 +353,20 @@ def float64_model():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "float64_refused")
 
 
+def float16_model():
+    """float16 at the edges: x float16 [2, 4]; z = float(x) * w (float32), y = float16(z). fxc
+    computes in float32; y and x are shown and written as float16."""
+    w = numpy_helper.from_array(np.array([3, 0.1, 1, 1], np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Cast", ["x"], ["xf"], name="to_float", to=TensorProto.FLOAT),
+         helper.make_node("Mul", ["xf", "w"], ["z"], name="mul"),
+         helper.make_node("Cast", ["z"], ["y"], name="to_half", to=TensorProto.FLOAT16)],
+        "float16_io", [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 4]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 4])], [w])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "float16_io")
+
+
 def hand_made_models():
     """Graphs torch.onnx does not write: functions, subgraphs, external data, aliases."""
     T = TensorProto.FLOAT
@@ -671,6 +685,7 @@ def main():
     hand_made_models()
     data_shapes_model()
     float64_model()
+    float16_model()
     limit_models()
     pass_models()
     bad_models()

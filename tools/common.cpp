@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -246,6 +247,19 @@ Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
                  (declared.empty() ? "float32" : declared)};
   if (float_input && info.dtype != "float32")
     spdlog::debug("{}: {} converted to float32 without loss", file, info.dtype);
+  // A float16 or bfloat16 input holds only its type's values: the model never sees another.
+  if (declared == "float16" || declared == "bfloat16") {
+    bool half = declared == "float16";
+    for (float v : value.f) {
+      float held = half ? exec::roundToFloat16(v) : exec::roundToBFloat16(v);
+      if (held == v || (std::isnan(v) && std::isnan(held))) continue;
+      char text[32];
+      std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+      return Error{file + ": input " + label + " is " + info.dtype + " with the value " + text +
+                   ", which " + declared + " cannot hold exactly" +
+                   (half ? "; save it as float16 (array.astype(numpy.float16))" : "")};
+    }
+  }
   if (!float_input && !double_input) {
     ir::DType want = ir::DType::kInt64;
     for (ir::DType t :

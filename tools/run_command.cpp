@@ -38,10 +38,30 @@ std::string safeFileName(const std::string& name) {
   return out;
 }
 
+// The model's inputs and outputs it declares float16: fxc computes them in float32 (each value
+// one float16 can hold, where the model rounds to float16), and shows and writes them as float16.
+std::set<std::string> float16Names(const ir::GraphModule& gm) {
+  std::set<std::string> names;
+  const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source);
+  if (!record || !record->proto) return names;
+  for (const auto* list : {&record->proto->graph().input(), &record->proto->graph().output()}) {
+    for (const auto& info : *list) {
+      if (info.type().tensor_type().elem_type() == ::onnx::TensorProto::FLOAT16)
+        names.insert(info.name());
+    }
+  }
+  return names;
+}
+
+// The dtype a value is shown and written as: float16 for a float32 value the model declares so.
+std::string_view shownDtype(const exec::Value& value, bool float16) {
+  return float16 && value.isFloat() ? std::string_view("float16") : ir::dtypeName(value.dtype);
+}
+
 // One output for --format json: name, dtype, shape, and min/mean/max of its elements.
-nlohmann::json summaryJson(const std::string& name, const exec::Value& value) {
+nlohmann::json summaryJson(const std::string& name, const exec::Value& value, bool float16) {
   nlohmann::json out = {
-      {"name", name}, {"dtype", std::string(ir::dtypeName(value.dtype))}, {"shape", value.shape}};
+      {"name", name}, {"dtype", std::string(shownDtype(value, float16))}, {"shape", value.shape}};
   exec::ValueStats stats = exec::statsOf(value);
   if (stats.count == 0) return out;
   out["min"] = stats.min;
@@ -75,7 +95,8 @@ Expected<bool> makeDirectories(const std::string& flag, const std::string& path)
 // and a script reading a_b.npy read the other output). Returns the files, in order.
 Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
                                                  const std::vector<std::string>& names,
-                                                 const std::vector<exec::Value>& values) {
+                                                 const std::vector<exec::Value>& values,
+                                                 const std::set<std::string>& float16) {
   std::vector<std::string> files, stems(values.size());
   std::set<std::string> taken;
   for (size_t k = 0; k < values.size(); ++k) {  // the exact names first
@@ -96,7 +117,7 @@ Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
       spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')", name,
                    file);
     OutputFile out(file);
-    out.write(exec::npyBytes(values[k]));
+    out.write(exec::npyBytes(values[k], float16.count(name) > 0));
     auto written = out.commit();
     if (!written) return Error{written.error()};
     spdlog::info("wrote {}", file);
@@ -146,7 +167,7 @@ int runRun(const RunFlags& flags) {
     std::vector<std::string> names;
     for (const ir::Node* node : interpreter.inputs())
       names.push_back(node->meta.value_name.empty() ? node->name() : node->meta.value_name);
-    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value());
+    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value(), float16Names(gm));
     if (!saved) {
       printError(saved.error());
       return kExitFailure;
@@ -178,15 +199,19 @@ int runRun(const RunFlags& flags) {
   nlohmann::json report = nlohmann::json::array();
   for (size_t k = names.size(); k < outputs.value().size(); ++k)
     names.push_back("output_" + std::to_string(k));
+  std::set<std::string> float16 = float16Names(gm);
   for (size_t k = 0; k < outputs.value().size(); ++k) {
+    const exec::Value& value = outputs.value()[k];
+    bool half = float16.count(names[k]) > 0;
     if (flags.format == "json") {
-      report.push_back(summaryJson(names[k], outputs.value()[k]));
+      report.push_back(summaryJson(names[k], value, half));
     } else {
-      std::printf("%s: %s\n", names[k].c_str(), exec::summary(outputs.value()[k]).c_str());
+      std::printf("%s: %s\n", names[k].c_str(),
+                  exec::summary(value, shownDtype(value, half)).c_str());
     }
   }
   if (!flags.output_dir.empty()) {
-    auto files = writeNpyFiles(flags.output_dir, names, outputs.value());
+    auto files = writeNpyFiles(flags.output_dir, names, outputs.value(), float16);
     if (!files) {
       printError(files.error());
       return kExitFailure;

@@ -175,12 +175,16 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
   return value;
 }
 
-std::string npyBytes(const Value& value) {
+std::string npyBytes(const Value& value, bool as_float16) {
   // Integers are written in their own width: int8/uint8 (quantized tensors), int16/32, int64.
   bool floating = value.isFloat() || value.isDouble();
+  as_float16 = as_float16 && value.isFloat();
   const NpyInteger* integer = floating ? nullptr : npyInteger(value.dtype);
   if (!floating && !integer) integer = npyInteger(ir::DType::kInt64);
-  std::string descr = integer ? integer->descr : value.isDouble() ? "<f8" : "<f4";
+  std::string descr = integer            ? integer->descr
+                      : value.isDouble() ? "<f8"
+                      : as_float16       ? "<f2"
+                                         : "<f4";
   std::string shape = "(";
   for (size_t k = 0; k < value.shape.size(); ++k)
     shape += std::to_string(value.shape[k]) +
@@ -198,6 +202,13 @@ std::string npyBytes(const Value& value) {
   out += header;
   if (value.isDouble()) {
     out.append(reinterpret_cast<const char*>(value.d.data()), value.d.size() * 8);
+    return out;
+  }
+  if (as_float16) {
+    for (float v : value.f) {
+      uint16_t h = floatToHalf(v);
+      out.append(reinterpret_cast<const char*>(&h), 2);
+    }
     return out;
   }
   if (!integer) {
@@ -254,8 +265,12 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
         {"uint8", ir::DType::kUInt8},   {"bool", ir::DType::kBool}};
     auto integer = integers.find(dtype);
     if (dtype.empty() || dtype == "float32" || dtype == "float16" || dtype == "bfloat16") {
-      value.f.resize(static_cast<size_t>(n));  // computed in float32, as every float input
-      for (float& v : value.f) v = normal(rng);
+      value.f.resize(static_cast<size_t>(n));  // computed in float32, as every float input,
+      for (float& v : value.f) {               // each a value of the declared type
+        v = normal(rng);
+        if (dtype == "float16") v = roundToFloat16(v);
+        if (dtype == "bfloat16") v = roundToBFloat16(v);
+      }
     } else if (dtype == "float64") {
       value.dtype = ir::DType::kFloat64;
       value.d.resize(static_cast<size_t>(n));
@@ -313,8 +328,9 @@ ValueStats statsOf(const Value& value) {
   return stats;
 }
 
-std::string summary(const Value& value) {
-  std::string text = std::string(ir::dtypeName(value.dtype)) + " " + shapeText(value.shape);
+std::string summary(const Value& value, std::string_view dtype) {
+  std::string text = std::string(dtype.empty() ? ir::dtypeName(value.dtype) : dtype) + " " +
+                     shapeText(value.shape);
   ValueStats stats = statsOf(value);
   if (stats.count == 0) return text;
   char buf[128];

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "exec/value.h"
@@ -27,9 +28,9 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path,
 // A float64 value as float32 when every element converts exactly (NaN and infinities do); false,
 // the value unchanged, when one would round. A float32 value is left as it is (true).
 bool float32Exactly(Value& value);
-// Serializes a value as .npy: float32, float64, or its integer type (int8 ... int64, uint8/16/32,
-// bool).
-std::string npyBytes(const Value& value);
+// Serializes a value as .npy: float32 (with `as_float16`, float16: what a model declares float16
+// and fxc computes in float32), float64, or its integer type (int8 ... int64, uint8/16/32, bool).
+std::string npyBytes(const Value& value, bool as_float16 = false);
 
 // One seeded random value per placeholder, of its declared shape and dtype (normal floats, zero
 // integers). `shapes` overrides or completes a shape (symbolic dims need it); `batch` > 0
@@ -45,8 +46,8 @@ Expected<std::vector<std::vector<Value>>> calibrationInputs(
     const ir::GraphModule& gm, const std::string& spec, uint64_t seed,
     const std::map<std::string, std::vector<int64_t>>& shapes = {}, int64_t batch = 0);
 
-// "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5"
-std::string summary(const Value& value);
+// "float32 [1, 1000]  min -3.2  mean 0.0123  max 4.5" (`dtype`, when given, names the type)
+std::string summary(const Value& value, std::string_view dtype = {});
 // min, mean and max of the elements (what summary() prints); count 0 for an empty value.
 struct ValueStats {
   size_t count = 0;

@@ -89,13 +89,17 @@ float halfToFloat(uint16_t h) {
 }
 
 float roundToFloat16(float value) {
+  return std::isnan(value) ? value : halfToFloat(floatToHalf(value));
+}
+
+uint16_t floatToHalf(float value) {
   uint32_t x;
   std::memcpy(&x, &value, 4);
   uint32_t sign = (x >> 16) & 0x8000u, magnitude = x & 0x7fffffffu;
   uint16_t h;
   if (magnitude > 0x7f800000u) {
-    return value;                         // NaN
-  } else if (magnitude >= 0x477ff000u) {  // from 65520 up (and inf): beyond float16, inf
+    h = static_cast<uint16_t>(sign | 0x7e00u);  // NaN, quiet
+  } else if (magnitude >= 0x477ff000u) {        // from 65520 up (and inf): beyond float16, inf
     h = static_cast<uint16_t>(sign | 0x7c00u);
   } else if (magnitude < 0x38800000u) {  // below 2^-14: a multiple of float16's 2^-24, or 0
     float scaled;
@@ -105,7 +109,7 @@ float roundToFloat16(float value) {
     uint32_t rebiased = magnitude - 0x38000000u;
     h = static_cast<uint16_t>(sign | ((rebiased + 0x0fffu + ((rebiased >> 13) & 1u)) >> 13));
   }
-  return halfToFloat(h);
+  return h;
 }
 
 float roundToBFloat16(float value) {

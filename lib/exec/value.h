@@ -66,6 +66,7 @@ std::string shapeText(const std::vector<int64_t>& shape);
 // value (ties to even; beyond float16's range, infinity).
 float halfToFloat(uint16_t bits);
 float roundToFloat16(float value);
+uint16_t floatToHalf(float value);  // the float16 bits of roundToFloat16 (a NaN: a quiet NaN)
 // A float32 rounded to the nearest bfloat16 value (ties to even; NaN stays NaN).
 float roundToBFloat16(float value);
 // A double as the nearest float32 (beyond float32's range: infinity, never undefined behaviour).

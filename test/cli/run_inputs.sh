@@ -3,7 +3,8 @@
 # [N]; y = relu(x @ W + b), z = ids + 1 with W, b small exact numbers): the data's shape fills
 # the symbolic batch; outputs equal values worked by hand; float64 and float16 files convert when
 # no value changes, int32 ids widen, Fortran-ordered arrays are read in C order; what does not
-# fit is refused by name with the declared shape quoted; bench and profile take --input too.
+# fit is refused by name with the declared shape quoted; bench and profile take --input too; a
+# model's float16 inputs and outputs are read, drawn and written as float16.
 #   run_inputs.sh FXC NPY_COMPARE
 set -u
 fxc=$1
@@ -92,6 +93,38 @@ grep -qF "input input has shape [2, 4], the model declares [1, 3, 64, 64]" "$wor
 "$fxc" trace "$model" --shapes --batch 4 -o "$work/traced.onnx" >/dev/null || fail "trace --shapes --batch -o"
 "$fxc" trace "$work/traced.onnx" --shapes | grep -q '^placeholder  *x  *x  *()  *{}  *\[N, 4\]' ||
   fail "trace --batch changed the model's declared input"
+
+# float16 at a model's edges (testdata/models/float16_io.onnx: x float16, z = float(x) * [3, 0.1,
+# 1, 1], y = float16(z)): y is written as float16 and z as float32, each equal to the value worked
+# by hand; a float32 file whose values float16 cannot hold is refused; seeded random inputs are
+# float16 values, saved as float16, and replay bit for bit. Before, y was written as float32, the
+# random x held values no float16 input can, and a float32 0.1 ran as 0.1.
+half=testdata/models/float16_io.onnx
+npy "$work/h_x.npy" '<f2' '(2, 4)' False 1 2 3 4 -1 0 0.5 0.25
+npy "$work/h_y.npy" '<f2' '(2, 4)' False 3 0.199951171875 3 4 -3 0 0.5 0.25
+npy "$work/h_z.npy" '<f4' '(2, 4)' False 3 0.2 3 4 -3 0 0.5 0.25
+"$fxc" run "$half" --input x="$work/h_x.npy" --output-dir "$work/h" >"$work/h.txt" 2>/dev/null ||
+  fail "float16_io: run"
+grep -q "^y: float16 \[2, 4\]" "$work/h.txt" && grep -q "^z: float32 \[2, 4\]" "$work/h.txt" ||
+  fail "float16_io: the printed dtypes: $(cat "$work/h.txt")"
+head -c 64 "$work/h/y.npy" | grep -q "'descr': '<f2'" || fail "float16_io: y.npy is not float16"
+head -c 64 "$work/h/z.npy" | grep -q "'descr': '<f4'" || fail "float16_io: z.npy is not float32"
+"$compare" "$work/h/y.npy" "$work/h_y.npy" 0 0 >"$work/cmp.txt" || fail "float16_io: y: $(cat "$work/cmp.txt")"
+"$compare" "$work/h/z.npy" "$work/h_z.npy" 0 0 >"$work/cmp.txt" || fail "float16_io: z: $(cat "$work/cmp.txt")"
+npy "$work/h_x32.npy" '<f4' '(2, 4)' False 1 2 3 4 -1 0 0.1 0.25
+"$fxc" run "$half" --input x="$work/h_x32.npy" >/dev/null 2>"$work/err"
+[ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+  grep -qF "input x is float32 with the value 0.100000001, which float16 cannot hold exactly" "$work/err" ||
+  fail "float16_io: a float32 0.1 for a float16 input: $(cat "$work/err")"
+"$fxc" run -q "$half" --seed 5 --save-inputs "$work/h_saved" --output-dir "$work/h_r1" >/dev/null ||
+  fail "float16_io: --save-inputs"
+head -c 64 "$work/h_saved/x.npy" | grep -q "'descr': '<f2'" || fail "float16_io: the saved x is not float16"
+"$fxc" run -q "$half" --input x="$work/h_saved/x.npy" --output-dir "$work/h_r2" >/dev/null ||
+  fail "float16_io: replay of the saved input"
+for f in y z; do
+  "$compare" "$work/h_r2/$f.npy" "$work/h_r1/$f.npy" 0 0 >"$work/cmp.txt" ||
+    fail "float16_io: replayed $f differs: $(cat "$work/cmp.txt")"
+done
 
 # bench and profile take the same inputs.
 "$fxc" bench "$model" $both --runs 1 --warmup 0 >/dev/null 2>"$work/err" || fail "bench --input: $(cat "$work/err")"
