@@ -463,3 +463,14 @@ with np.errstate(divide="ignore", invalid="ignore"):
 write("reduce_log_sum_exp_large", [helper.make_node("ReduceLogSumExp", ["x"], ["y"], name="lse",
                                                     axes=[1], keepdims=0)],
       [("y", lse.astype(np.float32))], inputs=[("x", xe)])
+
+# Sign and Celu of NaN are NaN (numpy, PyTorch, ONNX Runtime); fxc gave 0 for both. (Relu, Clip
+# and HardSigmoid give their lower bound for NaN: fxc's documented convention, one answer fused
+# into oneDNN's convolutions or not.)
+xs2 = f32([np.nan, -np.inf, -2.5, -0.0, 0.0, 1e-30, 3.0, np.inf])
+with np.errstate(invalid="ignore", over="ignore"):
+    celu = np.maximum(0, xs2) + np.minimum(0, np.float32(0.5) * np.expm1(xs2 / np.float32(0.5)))
+write("sign_celu_nan",
+      [helper.make_node("Sign", ["x"], ["s"], name="sign"),
+       helper.make_node("Celu", ["x"], ["c"], name="celu", alpha=0.5)],
+      [("s", np.sign(xs2).astype(np.float32)), ("c", celu.astype(np.float32))], inputs=[("x", xs2)])

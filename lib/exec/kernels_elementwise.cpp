@@ -569,7 +569,7 @@ void addElementwiseKernels(KernelTable& t) {
         [](double x, double y) { return std::fmod(x, y); }));
   });
   add(t, {"torch.sign"},
-      numericUnary([](float x) { return static_cast<float>((x > 0) - (x < 0)); },
+      numericUnary([](float x) { return x != x ? x : static_cast<float>((x > 0) - (x < 0)); },
                    [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }));
   add(t, {"torch.nn.functional.selu", "module:SELU"}, unary([](float x, C c) {
         float alpha = c.floatAttribute("alpha", 1.67326319217681884765625f),
@@ -580,6 +580,7 @@ void addElementwiseKernels(KernelTable& t) {
       unary([](float x, C) { return x / (1.0f + std::fabs(x)); }));
   add(t, {"torch.nn.functional.celu", "module:CELU"}, unary([](float x, C c) {
         float alpha = c.floatAttribute("alpha", 1.0f);
+        if (std::isnan(x)) return x;  // max(0, NaN) and min(0, NaN) were 0: a NaN is NaN
         return std::max(0.0f, x) + std::min(0.0f, alpha * (std::exp(x / alpha) - 1.0f));
       }));
   add(t, {"onnx.ThresholdedRelu"},
