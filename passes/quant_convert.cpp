@@ -191,6 +191,7 @@ class Converter {
       axis = 1;
       target = "torch.nn.functional.conv_transpose2d";
     } else if (kind == "Gemm") {
+      if (!onMatrix(*node)) return convertLinearAsMatMul(node, *m, *w);
       axis = m->numberAttribute("transB", 0) != 0 ? 0 : 1;
       target = "onnx.Gemm";
     }
@@ -248,6 +249,53 @@ class Converter {
       functional = gm_.graph().callFunction(target, std::move(args), m->attributes());
     }
     substitute(gm_, node, functional);
+    result_.add("weights");
+    return "";
+  }
+
+  // Whether a Linear's input and output are known to be matrices, as Gemm requires.
+  static bool onMatrix(const ir::Node& node) {
+    auto rank2 = [](const ir::Node& n) { return n.meta.shape && n.meta.shape->size() == 2; };
+    return rank2(node) && node.args()[0].isNode() && rank2(*node.args()[0].toNode());
+  }
+
+  // A Linear on an input not known to be a matrix (a transformer's [batch, tokens, features]):
+  // Gemm takes rank 2 only (written as one, the model was invalid: ONNX Runtime refuses it), so
+  // its weight is quantized as MatMul's B, [in, out] per output channel along axis 1, and its
+  // bias added after: the DQ → MatMul → Add that QDQ tools write for such a layer.
+  std::string convertLinearAsMatMul(ir::Node* node, const ir::Module& m, const ir::Tensor& w) {
+    if (m.numberAttribute("alpha", 1.0) != 1.0 || m.numberAttribute("beta", 1.0) != 1.0 ||
+        m.numberAttribute("transA", 0) != 0)
+      return "a Gemm with alpha, beta or transA on an input not known to be a matrix";
+    if (w.dims.size() != 2) return "its weight is not a matrix";
+    bool transposed = m.numberAttribute("transB", 0) != 0;
+    int64_t out = transposed ? w.dims[0] : w.dims[1], in = transposed ? w.dims[1] : w.dims[0];
+    auto bias = m.tensor("bias");
+    if (bias && bias->numel() != out && bias->numel() != 1)
+      return "its bias is not one value per output channel";
+    std::string path = node->target() + ".weight";
+    std::shared_ptr<ir::Tensor> b_matrix;
+    if (transposed) {  // B = Wᵀ, stored as its own tensor
+      std::vector<float> values = floatsOf(w), t(values.size());
+      for (int64_t o = 0; o < out; ++o)
+        for (int64_t i = 0; i < in; ++i)
+          t[static_cast<size_t>(i * out + o)] = values[static_cast<size_t>(o * in + i)];
+      path = gm_.freshPath(node->target() + ".weight_t");
+      b_matrix = floatTensor(t, {in, out});
+      gm_.setTensor(path, b_matrix);
+    }
+    std::vector<float> scales;
+    ir::Node* w_node =
+        quantizedWeight(path, b_matrix ? *b_matrix : w, per_tensor_ ? -1 : 1, node, scales);
+    ir::Node* result;
+    {
+      auto guard = gm_.graph().insertingBefore(node);
+      result = gm_.graph().callFunction("operator.matmul", {node->args()[0], w_node});
+      if (bias)
+        result = gm_.graph().callFunction("operator.add",
+                                          {result, gm_.graph().getAttr(node->target() + ".bias")});
+    }
+    substitute(gm_, node, result);
     result_.add("weights");
     return "";
   }

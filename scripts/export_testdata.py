@@ -367,6 +367,23 @@ def float16_model():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "float16_io")
 
 
+def linear_3d_model():
+    """Linears without bias on a rank-3 input, as torch.onnx writes nn.Linear(bias=False) on
+    [batch, tokens, features]: MatMul by B [8, 6], then by the Transpose of W [4, 6]. Quantized,
+    their weights go behind a DequantizeLinear before a MatMul (Gemm takes rank 2 only)."""
+    rng = np.random.default_rng(11)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "fc1.weight"], ["h"], name="/fc1/MatMul"),
+         helper.make_node("Relu", ["h"], ["r"], name="/relu/Relu"),
+         helper.make_node("Transpose", ["fc2.weight"], ["wt"], name="/fc2/Transpose", perm=[1, 0]),
+         helper.make_node("MatMul", ["r", "wt"], ["y"], name="/fc2/MatMul")],
+        "linear_3d", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 4])],
+        [numpy_helper.from_array(rng.standard_normal((8, 6)).astype(np.float32) * 0.3, "fc1.weight"),
+         numpy_helper.from_array(rng.standard_normal((4, 6)).astype(np.float32) * 0.3, "fc2.weight")])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), "linear_3d")
+
+
 def hand_made_models():
     """Graphs torch.onnx does not write: functions, subgraphs, external data, aliases."""
     T = TensorProto.FLOAT
@@ -686,6 +703,7 @@ def main():
     data_shapes_model()
     float64_model()
     float16_model()
+    linear_3d_model()
     limit_models()
     pass_models()
     bad_models()

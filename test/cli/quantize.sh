@@ -116,6 +116,15 @@ deconv=testdata/models/deconv_linear_bn.onnx
   fail "--min-sqnr: $(cat "$work/err")"
 [ ! -e "$work/floor.onnx" ] && [ -z "$(find "$work" -name '*.tmp*')" ] ||
   fail "a model below --min-sqnr was left behind"
+# Linears without bias on a rank-3 input (testdata/models/linear_3d.onnx): the quantized weights
+# go behind DequantizeLinear before a MatMul, never into a Gemm (rank 2 only: ONNX Runtime
+# refused the model); the written model stays near the float one, element by element.
+"$fxc" quantize -q testdata/models/linear_3d.onnx -o "$work/l3.onnx" --check || fail "linear_3d: quantize"
+! grep -qa "Gemm" "$work/l3.onnx" || fail "linear_3d: a Gemm on a rank-3 input was written"
+"$fxc" run -q testdata/models/linear_3d.onnx --output-dir "$work/l3_float" >/dev/null || fail "linear_3d: float run"
+"$fxc" run -q -O0 "$work/l3.onnx" --output-dir "$work/l3_q" >/dev/null || fail "linear_3d: quantized run"
+"$compare" "$work/l3_q/y.npy" "$work/l3_float/y.npy" 0.1 0 >"$work/cmp.txt" ||
+  fail "linear_3d: the quantized model is not near the float one: $(cat "$work/cmp.txt")"
 # The histogram methods calibrate models that keep their accuracy (the written-model check: SQNR
 # of at least 30 dB here on held-out inputs).
 for method in percentile entropy; do
