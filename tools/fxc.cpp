@@ -4,10 +4,12 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iostream>
 
 #include "ir/name_space.h"
 #include "ir/output_file.h"
@@ -71,6 +73,20 @@ std::string didYouMean(CLI::App& app, const std::string& message) {
   }
   return hints.empty() ? "" : " (did you mean " + hints + "?)";
 }
+// A command that succeeded but whose printed output did not all reach stdout (a full disk,
+// /dev/full, a closed stdout) fails: its output is incomplete.
+int finishStdout(int code) {
+  std::cout.flush();
+  bool failed = !std::cout.good();
+  errno = 0;
+  failed = std::fflush(stdout) != 0 || std::ferror(stdout) || failed;
+  if (failed && code == 0) {
+    fxc::tools::printError(std::string("cannot write to stdout: ") +
+                           (errno ? std::strerror(errno) : "write error"));
+    return fxc::tools::kExitFailure;
+  }
+  return code;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,7 +139,7 @@ int main(int argc, char** argv) {
   try {
     for (const Runner& run : runners) {
       int code = run();
-      if (code >= 0) return code;
+      if (code >= 0) return finishStdout(code);
     }
   } catch (const UsageError& e) {
     printError(e.message);

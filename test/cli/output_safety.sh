@@ -117,6 +117,14 @@ for args in "--in-place" "-o $work/ext_q.onnx"; do
   "$fxc" run -q "$target" >/dev/null || fail "$target does not run after a rejected write ($args)"
 done
 [ -z "$(find "$work" -name "*fxc-kept*")" ] || fail "a kept data file was left behind"
+# A text view that cannot be written (a full device, a closed stdout) fails: exit 1, one line.
+if [ -w /dev/full ]; then
+  "$fxc" trace --code "$work/m.onnx" >/dev/full 2>"$work/err"
+  [ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "cannot write to stdout" "$work/err" ||
+    fail "trace --code > /dev/full: $(cat "$work/err")"
+fi
+"$fxc" summary "$work/m.onnx" >&- 2>"$work/err"
+[ $? = 1 ] && grep -q "cannot write to stdout" "$work/err" || fail "summary >&-: $(cat "$work/err")"
 [ -z "$(find "$work" -name "*.tmp*")" ] || fail "a temporary file was left behind"
 [ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
 echo ok
