@@ -235,7 +235,8 @@ Runner addBenchCommand(CLI::App& app) {
   cmd->add_option("--runs", flags->runs, "timed runs (default 20)");
   cmd->add_option("--warmup", flags->warmup, "untimed runs first (default 3)");
   cmd->add_option("--duration", flags->duration,
-                  "SECONDS: keep timing until this much time has passed (at least --runs runs)");
+                  "SECONDS: keep timing until this much time has passed (at least --runs runs)")
+      ->check(kFiniteNumber);
   cmd->add_flag("--optimized-only", flags->optimized_only,
                 "time the graph after the passes alone, run after run (no runs of the graph as "
                 "written between: they evict its caches)");

@@ -448,6 +448,14 @@ void validateOutputFlags(const OutputFlags& flags, const std::string& model_path
     throw UsageError{"refusing to overwrite the input " + model_path + " (use --in-place)"};
 }
 
+const CLI::Validator kFiniteNumber(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      double value = std::strtod(text.c_str(), &end);
+      return std::isfinite(value) ? "" : "not a finite number: " + text;
+    },
+    "FINITE");
+
 Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            const std::string& model_path,
                            std::function<Expected<bool>(const std::string& written)> verify) {

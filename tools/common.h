@@ -87,6 +87,9 @@ struct ViewFlags {
   bool any() const { return tabular || code || graph || dot; }
 };
 void addViewFlags(CLI::App& cmd, ViewFlags& flags);
+// A number option's value must be finite (NaN passes CLI11's ranges: every comparison is false,
+// so `--atol nan` made --verify pass whatever the difference).
+extern const CLI::Validator kFiniteNumber;
 // --svg: the graph drawn by Graphviz's `dot` into FILE (atomically); an error when `dot` is not
 // installed or fails.
 Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,

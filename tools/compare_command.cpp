@@ -229,8 +229,12 @@ Runner addCompareCommand(CLI::App& app) {
       "compare", "Run two models on the same inputs and compare their outputs element by element");
   cmd->add_option("a", flags->a, "the reference model (ONNX file, or - for stdin)")->required();
   cmd->add_option("b", flags->b, "the model compared with it")->required();
-  cmd->add_option("--atol", flags->atol, "absolute tolerance (default 1e-5)");
-  cmd->add_option("--rtol", flags->rtol, "tolerance relative to |A| (default 1e-4)");
+  cmd->add_option("--atol", flags->atol, "absolute tolerance (default 1e-5)")
+      ->check(kFiniteNumber)
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rtol", flags->rtol, "tolerance relative to |A| (default 1e-4)")
+      ->check(kFiniteNumber)
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   addExecFlags(*cmd, flags->exec);

@@ -1,6 +1,7 @@
 // fxc fuse [MODEL] --pass NAME[:key=value,...] ... [-o OUT] [views] [--print-ir-after NAME|all]
 #include <spdlog/spdlog.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -45,7 +46,8 @@ Tolerance parseTolerance(const std::string& spec) {
   };
   bool ok = comma != std::string::npos && number(spec.substr(0, comma), tolerance.atol) &&
             number(spec.substr(comma + 1), tolerance.rtol);
-  if (!ok || tolerance.atol < 0 || tolerance.rtol < 0)
+  if (!ok || !(tolerance.atol >= 0) || !(tolerance.rtol >= 0) || std::isinf(tolerance.atol) ||
+      std::isinf(tolerance.rtol))
     throw UsageError{"--verify=" + spec + ": expected ATOL,RTOL (two numbers >= 0)"};
   return tolerance;
 }
@@ -220,9 +222,11 @@ Runner addFuseCommand(CLI::App& app) {
       ->option_text("[=ATOL,RTOL]");
   cmd->add_option("--atol", flags->atol, "--verify's absolute tolerance (implies --verify)")
       ->option_text("X")
+      ->check(kFiniteNumber)
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--rtol", flags->rtol, "--verify's relative tolerance (implies --verify)")
       ->option_text("X")
+      ->check(kFiniteNumber)
       ->check(CLI::NonNegativeNumber);
   addOutputFlags(*cmd, flags->output);
   addExecFlags(*cmd, flags->exec);  // --verify's inputs (--shape, --batch, --seed) and backend

@@ -643,7 +643,8 @@ Runner addQuantizeCommand(CLI::App& app) {
   cmd->add_option("--percentile", flags->percentile,
                   "for --method percentile, above 0 and at most 100 (default 99.99)")
       ->option_text("P")
-      ->check(CLI::Range(1e-9, 100.0));
+      ->check(CLI::Range(1e-9, 100.0))
+      ->check(kFiniteNumber);
   cmd->add_option("--bins", flags->bins,
                   "histogram bins for percentile/entropy, 128 to 16777216 (default 2048)")
       ->option_text("N")
@@ -676,7 +677,8 @@ Runner addQuantizeCommand(CLI::App& app) {
                   "(default 8), or at most this many of the calibration files' samples");
   cmd->add_option("--min-sqnr", flags->min_sqnr,
                   "the written model, run again, must keep every output's SQNR in dB against "
-                  "the float model at least this high, or it is not written (default 10)");
+                  "the float model at least this high, or it is not written (default 10)")
+      ->check(kFiniteNumber);
   cmd->add_option("--format", flags->format, "text or json (the report as JSON)")
       ->check(CLI::IsMember({"text", "json"}));
   addViewFlags(*cmd, flags->views);
