@@ -18,6 +18,7 @@
 #include "ir/output_file.h"
 #include "ir/printers.h"
 #include "onnx/export.h"
+#include "onnx/load.h"
 
 namespace fxc::tools {
 
@@ -77,6 +78,42 @@ void addViewFlags(CLI::App& cmd, ViewFlags& flags) {
                "add shape and dtype columns (ONNX shape inference, then a run where it stops)");
 }
 
+namespace {
+
+bool sameFile(const std::string& a, const std::string& b) {
+  struct stat x {
+  }, y{};
+  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
+}  // namespace
+
+std::vector<std::string> inputFiles(const std::string& model_path) {
+  std::vector<std::string> files;
+  if (model_path == "-") return files;
+  files.push_back(model_path);
+  // The file parsed again for its structure (tensor bytes stay in the mapped file): the traced
+  // graph keeps its tensors, not where they came from.
+  auto loaded = onnx::loadModel(model_path);
+  if (!loaded) return files;
+  for (const auto& tensor : loaded.value().proto->graph().initializer()) {
+    for (const auto& entry : tensor.external_data()) {
+      if (entry.key() == "location") files.push_back(loaded.value().base_dir + "/" + entry.value());
+    }
+  }
+  return files;
+}
+
+Expected<bool> notAnInput(const std::string& out, const std::vector<std::string>& inputs,
+                          const std::string& what) {
+  for (const std::string& in : inputs) {
+    if (sameFile(out, in))
+      return Error{"refusing to write " + what + " " + out + ": it is the input file " + in};
+  }
+  return true;
+}
+
 std::string viewName(const std::string& path) {
   if (path == "-") return "stdin";
   std::string name = path.substr(path.rfind('/') + 1);
@@ -86,7 +123,9 @@ std::string viewName(const std::string& path) {
 }
 
 Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,
-                        const std::string& path) {
+                        const std::string& path, const std::string& model_path) {
+  auto allowed = notAnInput(path, inputFiles(model_path), "--svg");
+  if (!allowed) return allowed;
   std::string dot = ir::printDot(gm, name, with_shapes);
   const char* tmpdir = std::getenv("TMPDIR");
   std::string input = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/fxc-dot-XXXXXX";
@@ -427,8 +466,15 @@ void addOutputFlags(CLI::App& cmd, OutputFlags& flags) {
 
 bool wantsOutput(const OutputFlags& flags) { return !flags.path.empty() || flags.in_place; }
 
-void validateOutputFlags(const OutputFlags& flags, const std::string& model_path,
-                         bool prints_text) {
+void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text,
+                         const std::string& svg) {
+  // --svg is a file of its own: never the model read or the model written.
+  std::string written = flags.in_place ? model_path : flags.path;
+  if (!svg.empty() && model_path != "-" && (svg == model_path || sameFile(svg, model_path)))
+    throw UsageError{"--svg " + svg + " is the input model"};
+  if (!svg.empty() && !written.empty() && written != "-" &&
+      (svg == written || sameFile(svg, written)))
+    throw UsageError{"--svg " + svg + " is the model's output too"};
   if (flags.in_place) {
     if (!flags.path.empty()) throw UsageError{"--in-place and -o exclude each other"};
     if (model_path == "-") throw UsageError{"--in-place needs a MODEL file, not stdin"};
@@ -461,6 +507,21 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            std::function<Expected<bool>(const std::string& written)> verify) {
   std::string path = flags.in_place ? model_path : flags.path;
   std::string label = path == "-" ? "<stdout>" : path;
+  // Nothing written may land on a file the model was read from (its external data included):
+  // with --in-place only the model file itself and its own data file are replaced.
+  if (path != "-") {
+    std::vector<std::string> inputs = inputFiles(model_path);
+    if (flags.in_place && !inputs.empty()) inputs.erase(inputs.begin());
+    for (const std::string& out : {path, path + ".data"}) {
+      if (flags.in_place && out == path + ".data") {
+        auto kept = notAnInput(out, {model_path}, "the external data");
+        if (!kept) return kept;
+        continue;
+      }
+      auto allowed = notAnInput(out, inputs, out == path ? "the model" : "the external data");
+      if (!allowed) return allowed;
+    }
+  }
   Stopwatch watch;
   auto model = onnx::exportModel(gm, /*defer_data=*/true);
   if (!model) return Error{label + ": " + model.error()};
@@ -604,8 +665,8 @@ void printError(const std::string& message) {
   std::fprintf(stderr, "fxc: error: %s\n", line.c_str());
 }
 
-Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir,
-                            bool force) {
+Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir, bool force,
+                            const std::vector<std::string>& inputs) {
   // Nothing is written unless every file may be: DIR is a directory (or is made), and no file of
   // the package is there already without --force.
   struct stat info {};
@@ -615,6 +676,10 @@ Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::stri
     }
   } else if (errno != ENOENT || mkdir(dir.c_str(), 0777) != 0) {
     return Error{dir + ": cannot create the directory: " + std::strerror(errno)};
+  }
+  for (const auto& [name, bytes] : package.files) {  // a link there may point at the model
+    auto allowed = notAnInput(dir + "/" + name, inputs, "the package file");
+    if (!allowed) return allowed;
   }
   if (!force) {
     for (const auto& [name, bytes] : package.files) {

@@ -93,7 +93,7 @@ extern const CLI::Validator kFiniteNumber;
 // --svg: the graph drawn by Graphviz's `dot` into FILE (atomically); an error when `dot` is not
 // installed or fails.
 Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,
-                        const std::string& path);
+                        const std::string& path, const std::string& model_path);
 // --inline-functions and --no-recognize, on every command that traces a model from the CLI.
 void addTraceFlags(CLI::App& cmd, onnx::TraceOptions& options);
 // The chosen views, in order, separated by blank lines; the tabular view when none is chosen
@@ -113,7 +113,8 @@ struct OutputFlags {
 };
 void addOutputFlags(CLI::App& cmd, OutputFlags& flags);
 // Usage errors (overwriting the input without --in-place, -o - with a text view) as UsageError.
-void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text);
+void validateOutputFlags(const OutputFlags& flags, const std::string& model_path, bool prints_text,
+                         const std::string& svg = "");
 bool wantsOutput(const OutputFlags& flags);
 // Exports, optionally checks, and writes; errors come back as "PATH: message".
 // `verify`, when given, reads back the written file before it takes its name (SaveOptions).
@@ -204,8 +205,13 @@ void printError(const std::string& message);
 // Writes a `fxc codegen` package into DIR (made if absent): nothing unless every file may be
 // written (no file of the package there already without `force`); each file whole and renamed
 // into place, __init__.py last, so that a package interrupted half way does not import.
-Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir,
-                            bool force);
+Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::string& dir, bool force,
+                            const std::vector<std::string>& inputs);
+// The files a model was read from: MODEL_PATH and the external data files its initializers name
+// (none for stdin); and an error when `out` is one of them (a link to one included).
+std::vector<std::string> inputFiles(const std::string& model_path);
+Expected<bool> notAnInput(const std::string& out, const std::vector<std::string>& inputs,
+                          const std::string& what);
 
 // The subcommands; each registers its flags on `app` and returns the function that runs it.
 using Runner = std::function<int()>;

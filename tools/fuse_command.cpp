@@ -83,7 +83,7 @@ int runFuse(const FuseFlags& flags) {
   exec::Backend backend = tolerance ? applyExecFlags(flags.exec) : exec::Backend::kCpu;
   bool json = flags.format == "json";
   bool views = flags.views.any() || json || !flags.print_ir_after.empty();
-  validateOutputFlags(flags.output, path, views);
+  validateOutputFlags(flags.output, path, views, flags.views.svg);
 
   onnx::TraceOptions options = flags.trace;
   options.infer_shapes = flags.views.shapes;  // --shapes: the columns
@@ -173,7 +173,7 @@ int runFuse(const FuseFlags& flags) {
     }
   }
   if (!flags.views.svg.empty()) {
-    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg, path);
     if (!drawn) {
       printError(drawn.error());
       return kExitFailure;

@@ -410,7 +410,8 @@ int runQuantize(const QuantizeFlags& flags) {
   }
   std::string path = resolveModelPath(flags.model);
   bool json = flags.format == "json";
-  validateOutputFlags(flags.output, path, flags.views.any() || json || flags.report || flags.bench);
+  validateOutputFlags(flags.output, path, flags.views.any() || json || flags.report || flags.bench,
+                      flags.views.svg);
   exec::Backend backend = applyExecFlags(flags.exec);
   onnx::TraceOptions options;
   options.infer_shapes = true;  // integer values (shape arithmetic) are never quantized
@@ -592,7 +593,7 @@ int runQuantize(const QuantizeFlags& flags) {
     if (!written) return fail(written.error());
   }
   if (!flags.views.svg.empty()) {
-    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg, path);
     if (!drawn) return fail(drawn.error());
   }
   if (!wantsOutput(flags.output) && (flags.report || json || flags.bench))
@@ -613,7 +614,7 @@ int runQuantize(const QuantizeFlags& flags) {
     std::string source = modelLabel(path);
     auto package = onnx::pytorchPackage(gm, source.substr(source.rfind('/') + 1), outputs);
     if (!package) return fail(package.error());
-    auto written = writePackage(package.value(), flags.codegen, flags.force);
+    auto written = writePackage(package.value(), flags.codegen, flags.force, inputFiles(path));
     if (!written) {
       printError(written.error());
       return kExitFailure;

@@ -63,7 +63,7 @@ void completeShapes(ir::GraphModule& gm, const std::vector<std::string>& shapes,
 int runTrace(const TraceFlags& flags) {
   std::string path = resolveModelPath(flags.model);
   bool views = flags.views.any() || flags.format == "json";
-  validateOutputFlags(flags.output, path, views);
+  validateOutputFlags(flags.output, path, views, flags.views.svg);
   onnx::TraceOptions options = flags.trace;
   options.infer_shapes = flags.views.shapes;
   if ((!flags.shapes.empty() || flags.batch > 0) && !flags.views.shapes)
@@ -96,7 +96,7 @@ int runTrace(const TraceFlags& flags) {
     }
   }
   if (!flags.views.svg.empty()) {
-    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg);
+    auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg, path);
     if (!drawn) {
       printError(drawn.error());
       return kExitFailure;

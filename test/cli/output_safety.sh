@@ -117,6 +117,31 @@ for args in "--in-place" "-o $work/ext_q.onnx"; do
   "$fxc" run -q "$target" >/dev/null || fail "$target does not run after a rejected write ($args)"
 done
 [ -z "$(find "$work" -name "*fxc-kept*")" ] || fail "a kept data file was left behind"
+# No output lands on a file the model was read from: its external data file given as -o, a model
+# read from OUT.data written with --external-data to OUT, OUT.data a link to the input's data,
+# --svg naming the input or the output model, a package file linking to the input. Each one
+# line, exit 1 (2 for --svg, a usage error); the inputs unchanged. Before, each wrote over them.
+mkdir "$work/guard"
+cp testdata/models/external_data.onnx testdata/models/external_data.bin "$work/guard/"
+cp testdata/models/seed_three_adds.onnx "$work/guard/o.onnx.data"
+ln -s external_data.bin "$work/guard/l.onnx.data"
+mkdir "$work/guard/pkg" && ln -s ../external_data.onnx "$work/guard/pkg/module.py"
+sums=$(cd "$work/guard" && md5sum external_data.onnx external_data.bin o.onnx.data)
+g=$work/guard
+for case in "1|refusing to write the model|trace $g/external_data.onnx -o $g/external_data.bin" \
+            "1|refusing to write the external data|trace $g/o.onnx.data -o $g/o.onnx --external-data" \
+            "1|refusing to write the external data|trace $g/external_data.onnx -o $g/l.onnx --external-data" \
+            "2|is the input model|trace $g/external_data.onnx --svg $g/external_data.onnx" \
+            "2|is the model's output too|trace $g/external_data.onnx --svg $g/y.onnx -o $g/y.onnx" \
+            "1|refusing to write the package file|codegen $g/external_data.onnx -o $g/pkg --force"; do
+  IFS='|' read -r rc want args <<<"$case"
+  "$fxc" $args >/dev/null 2>"$work/err"
+  [ $? = "$rc" ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "$want" "$work/err" ||
+    fail "fxc $args: $(cat "$work/err")"
+done
+[ "$(cd "$work/guard" && md5sum external_data.onnx external_data.bin o.onnx.data)" = "$sums" ] ||
+  fail "a refused write changed an input"
+[ ! -e "$g/y.onnx" ] || fail "--svg onto the output model wrote the model"
 # A text view that cannot be written (a full device, a closed stdout) fails: exit 1, one line.
 if [ -w /dev/full ]; then
   "$fxc" trace --code "$work/m.onnx" >/dev/full 2>"$work/err"
