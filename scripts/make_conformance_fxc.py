@@ -474,3 +474,28 @@ write("sign_celu_nan",
       [helper.make_node("Sign", ["x"], ["s"], name="sign"),
        helper.make_node("Celu", ["x"], ["c"], name="celu", alpha=0.5)],
       [("s", np.sign(xs2).astype(np.float32)), ("c", celu.astype(np.float32))], inputs=[("x", xs2)])
+
+# TopK of rows holding NaN: NaN counts as larger than every number (PyTorch's topk, numpy's
+# sort), ties in index order. The sort's comparison was no order with a NaN: [0, NaN, 5], k = 1
+# gave 0, and [inf, -inf, 0, -0, NaN, 5, NaN, -1], k = 3 left out 5.
+def topk_rows(v, k, largest):
+    def key(j):
+        nan = math.isnan(v[j])
+        return (nan, 0.0 if nan else v[j])
+    if largest:  # NaN first, then descending; equal values in index order
+        order = sorted(range(len(v)), key=lambda j: (-int(key(j)[0]), -key(j)[1], j))
+    else:
+        order = sorted(range(len(v)), key=lambda j: (key(j), j))
+    return order[:k]
+xt = f32([[0, np.nan, 5, 1, -2, 3, np.nan, 7], [np.inf, -np.inf, 0, -0.0, np.nan, 5, np.nan, -1]])
+nodes, outs, consts = [], [], []
+for k in (1, 3, 8):
+    for largest in (1, 0):
+        rows = [topk_rows([float(v) for v in row], k, largest) for row in xt]
+        name = f"k{k}_{'large' if largest else 'small'}"
+        consts.append(const("k_" + name, np.array([k], np.int64)))
+        nodes.append(helper.make_node("TopK", ["x", "k_" + name], ["v_" + name, "i_" + name],
+                                      name="topk_" + name, largest=largest))
+        outs.append(("v_" + name, np.array([[xt[r, j] for j in rows[r]] for r in range(2)], np.float32)))
+        outs.append(("i_" + name, np.array(rows, np.int64)))
+write("topk_nan", nodes, outs, consts, inputs=[("x", xt)], opset=11)

@@ -184,8 +184,11 @@ std::vector<Value> topK(const KernelContext& c) {
     for (int64_t r = 0; r < inner; ++r) {
       auto at = [&](int64_t j) { return x.f[static_cast<size_t>((o * extent + j) * inner + r)]; };
       for (int64_t j = 0; j < extent; ++j) order[static_cast<size_t>(j)] = j;
+      // NaN counts as larger than every number (PyTorch's topk, numpy's sort): a strict weak
+      // order, where `>` with a NaN was none (the sort then dropped numbers: [0, NaN, 5] gave 0).
+      auto less = [](float u, float v) { return !std::isnan(u) && (std::isnan(v) || u < v); };
       std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return largest ? at(a) > at(b) : at(a) < at(b);
+        return largest ? less(at(b), at(a)) : less(at(a), at(b));
       });
       for (int64_t j = 0; j < k; ++j) {
         size_t out = static_cast<size_t>((o * k + j) * inner + r);
