@@ -499,3 +499,19 @@ for k in (1, 3, 8):
         outs.append(("v_" + name, np.array([[xt[r, j] for j in rows[r]] for r in range(2)], np.float32)))
         outs.append(("i_" + name, np.array(rows, np.int64)))
 write("topk_nan", nodes, outs, consts, inputs=[("x", xt)], opset=11)
+
+# GridSample bicubic with padding_mode border, points outside [-1, 1]: the border is taken per
+# tap of the 4 x 4 window, not by clamping the point first (fxc gave 144 where PyTorch and ONNX
+# Runtime give 148.55). Oracle: PyTorch's grid_sample (imported here only).
+import torch  # noqa: E402
+
+xg = (np.arange(16, dtype=np.float32) ** 2).reshape(1, 1, 4, 4)
+gg = f32([[[[-1.1, 1.05], [1.3, 0], [0.2, -1.7], [-3, 2.5]]]])
+nodes, outs = [], []
+for align in (0, 1):
+    want = torch.nn.functional.grid_sample(torch.tensor(xg), torch.tensor(gg), mode="bicubic",
+                                           padding_mode="border", align_corners=bool(align))
+    nodes.append(helper.make_node("GridSample", ["x", "g"], [f"y{align}"], name=f"gs{align}",
+                                  mode="bicubic", padding_mode="border", align_corners=align))
+    outs.append((f"y{align}", want.numpy().astype(np.float32)))
+write("grid_sample_bicubic_border", nodes, outs, inputs=[("x", xg), ("g", gg)], opset=16)

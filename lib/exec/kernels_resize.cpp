@@ -287,7 +287,9 @@ std::vector<Value> gridSample(const KernelContext& c) {
             sy = std::nearbyint(sy);
           }
           if (sx < x_min || sx > x_max || sy < y_min || sy > y_max) {
-            if (padding == "border") {
+            // Bicubic keeps the point and takes the border per tap, as PyTorch and ONNX Runtime
+            // do (clamping the point first moved its 4 × 4 window: 144 where the answer is 148.6).
+            if (padding == "border" && mode != "bicubic") {
               sx = std::clamp(sx, 0.0, static_cast<double>(width - 1));
               sy = std::clamp(sy, 0.0, static_cast<double>(height - 1));
             } else if (padding == "reflection") {
