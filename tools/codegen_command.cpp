@@ -33,7 +33,7 @@ int runCodegen(const CodegenFlags& flags) {
     printError(modelLabel(path) + ": " + package.error());
     return kExitFailure;
   }
-  auto written = writePackage(package.value(), flags.dir, flags.force, inputFiles(path));
+  auto written = writePackage(package.value(), flags.dir, flags.force, inputFiles(gm, path));
   if (!written) {
     printError(written.error());
     return kExitFailure;

@@ -18,7 +18,6 @@
 #include "ir/output_file.h"
 #include "ir/printers.h"
 #include "onnx/export.h"
-#include "onnx/load.h"
 
 namespace fxc::tools {
 
@@ -89,19 +88,12 @@ bool sameFile(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::vector<std::string> inputFiles(const std::string& model_path) {
+std::vector<std::string> inputFiles(const ir::GraphModule& gm, const std::string& model_path) {
   std::vector<std::string> files;
   if (model_path == "-") return files;
   files.push_back(model_path);
-  // The file parsed again for its structure (tensor bytes stay in the mapped file): the traced
-  // graph keeps its tensors, not where they came from.
-  auto loaded = onnx::loadModel(model_path);
-  if (!loaded) return files;
-  for (const auto& tensor : loaded.value().proto->graph().initializer()) {
-    for (const auto& entry : tensor.external_data()) {
-      if (entry.key() == "location") files.push_back(loaded.value().base_dir + "/" + entry.value());
-    }
-  }
+  if (const auto* record = std::any_cast<onnx::ModelRecord>(&gm.source))
+    files.insert(files.end(), record->data_files.begin(), record->data_files.end());
   return files;
 }
 
@@ -124,7 +116,7 @@ std::string viewName(const std::string& path) {
 
 Expected<bool> writeSvg(const ir::GraphModule& gm, const std::string& name, bool with_shapes,
                         const std::string& path, const std::string& model_path) {
-  auto allowed = notAnInput(path, inputFiles(model_path), "--svg");
+  auto allowed = notAnInput(path, inputFiles(gm, model_path), "--svg");
   if (!allowed) return allowed;
   std::string dot = ir::printDot(gm, name, with_shapes);
   const char* tmpdir = std::getenv("TMPDIR");
@@ -507,17 +499,11 @@ Expected<bool> writeOutput(const ir::GraphModule& gm, const OutputFlags& flags,
                            std::function<Expected<bool>(const std::string& written)> verify) {
   std::string path = flags.in_place ? model_path : flags.path;
   std::string label = path == "-" ? "<stdout>" : path;
-  // Nothing written may land on a file the model was read from (its external data included):
-  // with --in-place only the model file itself and its own data file are replaced.
-  if (path != "-") {
-    std::vector<std::string> inputs = inputFiles(model_path);
-    if (flags.in_place && !inputs.empty()) inputs.erase(inputs.begin());
+  // Nothing written may land on a file the model was read from (its external data included);
+  // --in-place replaces just the model file and its own data file.
+  if (path != "-" && !flags.in_place) {
+    std::vector<std::string> inputs = inputFiles(gm, model_path);
     for (const std::string& out : {path, path + ".data"}) {
-      if (flags.in_place && out == path + ".data") {
-        auto kept = notAnInput(out, {model_path}, "the external data");
-        if (!kept) return kept;
-        continue;
-      }
       auto allowed = notAnInput(out, inputs, out == path ? "the model" : "the external data");
       if (!allowed) return allowed;
     }

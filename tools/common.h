@@ -209,7 +209,7 @@ Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::stri
                             const std::vector<std::string>& inputs);
 // The files a model was read from: MODEL_PATH and the external data files its initializers name
 // (none for stdin); and an error when `out` is one of them (a link to one included).
-std::vector<std::string> inputFiles(const std::string& model_path);
+std::vector<std::string> inputFiles(const ir::GraphModule& gm, const std::string& model_path);
 Expected<bool> notAnInput(const std::string& out, const std::vector<std::string>& inputs,
                           const std::string& what);
 

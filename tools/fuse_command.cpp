@@ -46,8 +46,8 @@ Tolerance parseTolerance(const std::string& spec) {
   };
   bool ok = comma != std::string::npos && number(spec.substr(0, comma), tolerance.atol) &&
             number(spec.substr(comma + 1), tolerance.rtol);
-  if (!ok || !(tolerance.atol >= 0) || !(tolerance.rtol >= 0) || std::isinf(tolerance.atol) ||
-      std::isinf(tolerance.rtol))
+  auto valid = [](double t) { return std::isfinite(t) && t >= 0; };
+  if (!ok || !valid(tolerance.atol) || !valid(tolerance.rtol))
     throw UsageError{"--verify=" + spec + ": expected ATOL,RTOL (two numbers >= 0)"};
   return tolerance;
 }

@@ -614,7 +614,7 @@ int runQuantize(const QuantizeFlags& flags) {
     std::string source = modelLabel(path);
     auto package = onnx::pytorchPackage(gm, source.substr(source.rfind('/') + 1), outputs);
     if (!package) return fail(package.error());
-    auto written = writePackage(package.value(), flags.codegen, flags.force, inputFiles(path));
+    auto written = writePackage(package.value(), flags.codegen, flags.force, inputFiles(gm, path));
     if (!written) {
       printError(written.error());
       return kExitFailure;

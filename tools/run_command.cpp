@@ -163,11 +163,12 @@ int runRun(const RunFlags& flags) {
     printError(inputs.error());
     return kExitFailure;
   }
+  std::set<std::string> float16 = float16Names(gm);  // inputs and outputs shown as float16
   if (!flags.save_inputs.empty()) {
     std::vector<std::string> names;
     for (const ir::Node* node : interpreter.inputs())
       names.push_back(node->meta.value_name.empty() ? node->name() : node->meta.value_name);
-    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value(), float16Names(gm));
+    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value(), float16);
     if (!saved) {
       printError(saved.error());
       return kExitFailure;
@@ -199,7 +200,6 @@ int runRun(const RunFlags& flags) {
   nlohmann::json report = nlohmann::json::array();
   for (size_t k = names.size(); k < outputs.value().size(); ++k)
     names.push_back("output_" + std::to_string(k));
-  std::set<std::string> float16 = float16Names(gm);
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     const exec::Value& value = outputs.value()[k];
     bool half = float16.count(names[k]) > 0;

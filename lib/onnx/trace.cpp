@@ -56,6 +56,9 @@ class Tracer {
 
     for (int i = 0; i < graph.initializer_size(); ++i) {
       auto& init = *graph.mutable_initializer(i);
+      for (const auto& entry : init.external_data()) {
+        if (entry.key() == "location") data_files_.push_back(model_.base_dir + "/" + entry.value());
+      }
       const RawSpan* span = static_cast<size_t>(i) < model_.initializer_bytes.size()
                                 ? &model_.initializer_bytes[static_cast<size_t>(i)]
                                 : nullptr;
@@ -124,12 +127,13 @@ class Tracer {
     gm_->graph().output(results.size() == 1 ? results[0] : ir::Argument::tuple(std::move(results)));
 
     graph.clear_initializer();
-    gm_->source = ModelRecord{model_.proto};
+    gm_->source = ModelRecord{model_.proto, std::move(data_files_)};
     gm_->opset = default_opset_;
     return std::move(gm_);
   }
 
  private:
+  std::vector<std::string> data_files_;  // ModelRecord::data_files
   struct Constant {
     std::shared_ptr<ir::Tensor> tensor;
     std::string path_hint;  // the initializer's own name, if it has one

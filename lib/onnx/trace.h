@@ -53,6 +53,9 @@ std::string recordedValueName(const ir::Node& node);
 // Stored in GraphModule::source: the model with its nodes and tensor bytes moved out.
 struct ModelRecord {
   std::shared_ptr<::onnx::ModelProto> proto;
+  // The external data files the initializers were read from (the model's directory prefixed):
+  // what a command writing files must not write over.
+  std::vector<std::string> data_files;
 };
 
 // Builds the GraphModule. Consumes `model` (tensor bytes are moved, not copied). Errors name the
