@@ -209,7 +209,17 @@ void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs) {
                  "threads for the CPU kernels, 1 to 1024 (default: one per core)")
       ->option_text("N")
       ->check(CLI::Range(1, 1024));
-  cmd.add_option("--seed", flags.seed, "seed of the random inputs (default 0)");
+  cmd.add_option("--seed", flags.seed, "seed of the random inputs (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // strtoull saturates, and reads "-1" as 2^64 - 1: a seed is digits that fit.
+            errno = 0;
+            char* end = nullptr;
+            std::strtoull(text.c_str(), &end, 10);
+            bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+            return digits && errno == 0 ? "" : "not an integer from 0 to 2^64 - 1: " + text;
+          },
+          "UINT64"));
   cmd.add_option("--shape", flags.shapes, "NAME=D0,D1,... for an input with symbolic dimensions")
       ->allow_extra_args(false);
   cmd.add_option("--batch", flags.batch, "batch size (>= 1): the first dimension of every input")
@@ -538,13 +548,15 @@ std::map<std::string, std::vector<int64_t>> parseShapes(const std::vector<std::s
       std::string item =
           dims.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       char* end = nullptr;
+      errno = 0;
       long long d = std::strtoll(item.c_str(), &end, 10);
-      if (item.empty() || *end != '\0' || d < 0)
+      if (item.empty() || *end != '\0' || d < 0 || errno == ERANGE)
         throw UsageError{"--shape " + text + ": dimensions must be integers >= 0"};
       shape.push_back(d);
       start = comma == std::string::npos ? dims.size() + 1 : comma + 1;
     }
-    shapes[text.substr(0, eq)] = shape;
+    if (!shapes.emplace(text.substr(0, eq), shape).second)
+      throw UsageError{"--shape " + text.substr(0, eq) + " is given twice"};
   }
   return shapes;
 }

@@ -20,8 +20,7 @@ namespace {
 // access to a vanished page raises SIGBUS. Say so in one line instead of dying with a signal.
 void onBusError(int) {
   static const char kMessage[] = "fxc: error: an input file shrank while fxc was reading it\n";
-  const char* unfinished = fxc::unfinishedOutput();
-  if (unfinished[0]) ::unlink(unfinished);  // no partial output left behind
+  fxc::removeUnfinishedOutputs();  // no partial output left behind
   ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
   (void)ignored;
   ::_exit(1);
@@ -29,8 +28,7 @@ void onBusError(int) {
 // Interrupted (Ctrl-C, kill): remove the temporary output, then die of the same signal, so that
 // the shell sees what happened.
 void onInterrupt(int signal) {
-  const char* unfinished = fxc::unfinishedOutput();
-  if (unfinished[0]) ::unlink(unfinished);
+  fxc::removeUnfinishedOutputs();
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }

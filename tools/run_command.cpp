@@ -92,12 +92,18 @@ Expected<bool> makeDirectories(const std::string& flag, const std::string& path)
 // Writes one DIR/NAME.npy per value, each atomically; a name that is no file name is changed
 // (and a second "a_b" becomes "a_b_1"), which -v says. A name that is a file name keeps it: an
 // output "a_b" is a_b.npy even after an output "a:b" (which then is a_b_1.npy; it took a_b.npy,
-// and a script reading a_b.npy read the other output). Returns the files, in order.
-Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
-                                                 const std::vector<std::string>& names,
-                                                 const std::vector<exec::Value>& values,
-                                                 const std::set<std::string>& float16) {
-  std::vector<std::string> files, stems(values.size());
+// and a script reading a_b.npy read the other output). The files are written under temporary
+// names and take their own in commitAll(), when everything the run writes is ready.
+struct NpyFiles {
+  std::vector<std::string> paths;                   // in order of the values
+  std::vector<std::unique_ptr<OutputFile>> pending;  // written, not yet named
+};
+
+Expected<NpyFiles> writeNpyFiles(const std::string& dir, const std::vector<std::string>& names,
+                                 const std::vector<exec::Value>& values,
+                                 const std::set<std::string>& float16) {
+  NpyFiles files;
+  std::vector<std::string> stems(values.size());
   std::set<std::string> taken;
   for (size_t k = 0; k < values.size(); ++k) {  // the exact names first
     if (safeFileName(names[k]) == names[k] && taken.insert(names[k]).second) stems[k] = names[k];
@@ -116,14 +122,24 @@ Expected<std::vector<std::string>> writeNpyFiles(const std::string& dir,
     if (stem != name)
       spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')", name,
                    file);
-    OutputFile out(file);
-    out.write(exec::npyBytes(values[k], float16.count(name) > 0));
-    auto written = out.commit();
+    auto out = std::make_unique<OutputFile>(file);
+    out->write(exec::npyBytes(values[k], float16.count(name) > 0));
+    auto written = out->finish();
     if (!written) return Error{written.error()};
-    spdlog::info("wrote {}", file);
-    files.push_back(file);
+    files.paths.push_back(file);
+    files.pending.push_back(std::move(out));
   }
   return files;
+}
+
+// Names every written file; the first that cannot be named is the error.
+Expected<bool> commitAll(NpyFiles& files) {
+  for (size_t k = 0; k < files.pending.size(); ++k) {
+    auto committed = files.pending[k]->commit();
+    if (!committed) return committed;
+    spdlog::info("wrote {}", files.paths[k]);
+  }
+  return true;
 }
 
 int runRun(const RunFlags& flags) {
@@ -164,6 +180,7 @@ int runRun(const RunFlags& flags) {
     return kExitFailure;
   }
   std::set<std::string> float16 = float16Names(gm);  // inputs and outputs shown as float16
+  NpyFiles saved_inputs;  // named with the outputs, once the run has succeeded
   if (!flags.save_inputs.empty()) {
     std::vector<std::string> names;
     for (const ir::Node* node : interpreter.inputs())
@@ -173,6 +190,7 @@ int runRun(const RunFlags& flags) {
       printError(saved.error());
       return kExitFailure;
     }
+    saved_inputs = saved.take();
   }
   // A reduced precision on the GPU reports its error against float32 on the same inputs.
   bool reduced = flags.exec.precision != "fp32" && interpreter.backend() == exec::Backend::kCudnn;
@@ -197,27 +215,37 @@ int runRun(const RunFlags& flags) {
     }
   }
   std::vector<std::string> names = outputNames(gm);
-  nlohmann::json report = nlohmann::json::array();
   for (size_t k = names.size(); k < outputs.value().size(); ++k)
     names.push_back("output_" + std::to_string(k));
-  for (size_t k = 0; k < outputs.value().size(); ++k) {
-    const exec::Value& value = outputs.value()[k];
-    bool half = float16.count(names[k]) > 0;
-    if (flags.format == "json") {
-      report.push_back(summaryJson(names[k], value, half));
-    } else {
-      std::printf("%s: %s\n", names[k].c_str(),
-                  exec::summary(value, shownDtype(value, half)).c_str());
-    }
-  }
+  // Every file is written before any takes its name, and stdout says nothing before they have:
+  // a run that fails leaves no output of its own behind.
+  NpyFiles output_files;
   if (!flags.output_dir.empty()) {
     auto files = writeNpyFiles(flags.output_dir, names, outputs.value(), float16);
     if (!files) {
       printError(files.error());
       return kExitFailure;
     }
-    for (size_t k = 0; flags.format == "json" && k < files.value().size(); ++k)
-      report[k]["file"] = files.value()[k];
+    output_files = files.take();
+  }
+  for (NpyFiles* files : {&saved_inputs, &output_files}) {
+    auto committed = commitAll(*files);
+    if (!committed) {
+      printError(committed.error());
+      return kExitFailure;
+    }
+  }
+  nlohmann::json report = nlohmann::json::array();
+  for (size_t k = 0; k < outputs.value().size(); ++k) {
+    const exec::Value& value = outputs.value()[k];
+    bool half = float16.count(names[k]) > 0;
+    if (flags.format == "json") {
+      report.push_back(summaryJson(names[k], value, half));
+      if (k < output_files.paths.size()) report[k]["file"] = output_files.paths[k];
+    } else {
+      std::printf("%s: %s\n", names[k].c_str(),
+                  exec::summary(value, shownDtype(value, half)).c_str());
+    }
   }
   if (flags.format == "json") printJson(nlohmann::json{{"outputs", report}});
   return kExitOk;

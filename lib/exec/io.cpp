@@ -1,14 +1,15 @@
 #include "exec/io.h"
 
+#include "ir/input_file.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <random>
 
@@ -55,10 +56,12 @@ const NpyInteger* npyInteger(ir::DType dtype) {
 }  // namespace
 
 Expected<Value> readNpy(const std::string& path, NpyInfo* info) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parseNpy(bytes, path, info);
+  // No more than the machine's memory could hold.
+  size_t memory = static_cast<size_t>(::sysconf(_SC_PHYS_PAGES)) *
+                  static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  auto bytes = readInputFile(path, memory);
+  if (!bytes) return Error{path + ": " + bytes.error()};
+  return parseNpy(bytes.value(), path, info);
 }
 
 Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyInfo* info) {

@@ -5,18 +5,25 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
 namespace fxc {
 namespace {
 
-char g_unfinished[4096] = "";
+// The temporary files not yet renamed into place, for a signal handler to remove: each slot holds
+// the c_str() of an OutputFile's temp_, cleared before that string changes or dies.
+constexpr size_t kSlots = 4096;
+std::atomic<const char*> g_unfinished[kSlots];
 
-void noteUnfinished(const std::string& path) {
-  size_t n = std::min(path.size(), sizeof g_unfinished - 1);
-  std::memcpy(g_unfinished, path.data(), n);
-  g_unfinished[n] = '\0';
+// A free slot for `path`, or kSlots when every one is taken.
+size_t noteUnfinished(const char* path) {
+  for (size_t k = 0; k < kSlots; ++k) {
+    const char* expected = nullptr;
+    if (g_unfinished[k].compare_exchange_strong(expected, path)) return k;
+  }
+  return kSlots;
 }
 
 std::string directoryOf(const std::string& path) {
@@ -32,7 +39,12 @@ mode_t newFileMode() {
 
 }  // namespace
 
-const char* unfinishedOutput() { return g_unfinished; }
+void removeUnfinishedOutputs() {
+  for (auto& slot : g_unfinished) {
+    const char* path = slot.exchange(nullptr);
+    if (path) ::unlink(path);
+  }
+}
 
 Expected<std::string> resolveOutputPath(const std::string& path) {
   std::string target = path;
@@ -77,17 +89,16 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
       temp_.clear();
       return;
     }
-    noteUnfinished(temp_);
+    slot_ = noteUnfinished(temp_.c_str());
+    if (slot_ == kSlots) error_ = "more than 4096 files are being written at once";
     ::fchmod(fd_, exists ? info.st_mode & 07777 : newFileMode());
   }
 }
 
 OutputFile::~OutputFile() {
   if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
-  if (!temp_.empty()) {
-    if (!committed_) ::unlink(temp_.c_str());
-    noteUnfinished("");
-  }
+  if (slot_ < kSlots) g_unfinished[slot_] = nullptr;
+  if (!temp_.empty() && !committed_) ::unlink(temp_.c_str());
 }
 
 void OutputFile::write(const void* data, size_t size) {
@@ -107,13 +118,25 @@ void OutputFile::write(const void* data, size_t size) {
   }
 }
 
-Expected<bool> OutputFile::commit() {
-  if (error_.empty() && fd_ != STDOUT_FILENO) {
+Expected<bool> OutputFile::finish() {
+  if (error_.empty() && fd_ >= 0 && fd_ != STDOUT_FILENO) {
     if (::close(fd_) != 0) error_ = std::strerror(errno);
     fd_ = -1;
-    if (error_.empty() && !temp_.empty() && ::rename(temp_.c_str(), target_.c_str()) != 0)
+  }
+  if (!error_.empty())
+    return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " +
+                 error_};
+  return true;
+}
+
+Expected<bool> OutputFile::commit() {
+  auto finished = finish();
+  if (!finished) return finished;
+  if (!committed_ && fd_ != STDOUT_FILENO) {
+    if (!temp_.empty() && ::rename(temp_.c_str(), target_.c_str()) != 0)
       error_ = std::strerror(errno);
     committed_ = error_.empty();
+    if (committed_ && slot_ < kSlots) g_unfinished[slot_] = nullptr;
   }
   if (!error_.empty())
     return Error{"cannot write " + (path_ == "-" ? std::string("to stdout") : path_) + ": " +

@@ -9,6 +9,7 @@
 //   - a directory or a socket: refused.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "ir/expected.h"
@@ -29,7 +30,10 @@ class OutputFile {
   // Writes stop at the first error, which commit() reports.
   void write(const void* data, size_t size);
   void write(const std::string& bytes) { write(bytes.data(), bytes.size()); }
-  // Finishes the file: closes it and, for a regular file, renames the temporary into place.
+  // Closes the file without giving it its name yet: for several files that take their names
+  // together, once all are written (a failure before then leaves none of them).
+  Expected<bool> finish();
+  // Finishes the file and, for a regular file, renames the temporary into place.
   Expected<bool> commit();
   // The temporary file the bytes go to before commit(): "" when written in place (stdout, a
   // device, a FIFO). What is written can be read back from it before it takes its name.
@@ -42,10 +46,11 @@ class OutputFile {
   std::string error_;
   int fd_ = -1;
   bool committed_ = false;
+  size_t slot_ = SIZE_MAX;  // where a signal handler finds temp_
 };
 
-// The temporary file being written, or "": for a signal handler to remove (async-signal-safe to
-// read; a fixed buffer, never freed).
-const char* unfinishedOutput();
+// Removes every temporary file not yet renamed into place: for a signal handler that then exits
+// (async-signal-safe).
+void removeUnfinishedOutputs();
 
 }  // namespace fxc

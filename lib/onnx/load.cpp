@@ -12,6 +12,8 @@
 #include <cstring>
 #include <memory>
 
+#include "ir/input_file.h"
+
 namespace fxc::onnx {
 namespace {
 
@@ -22,21 +24,8 @@ std::string directoryOf(const std::string& path) {
 
 Error systemError(const std::string& what) { return Error{what + ": " + std::strerror(errno)}; }
 
-// Reads a stream to its end in large blocks.
-bool readAll(int fd, std::string& out) {
-  size_t size = 0;
-  out.resize(1 << 20);
-  while (true) {
-    if (size == out.size()) out.resize(out.size() * 2);
-    ssize_t n = ::read(fd, out.data() + size, out.size() - size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) break;
-    size += static_cast<size_t>(n);
-  }
-  out.resize(size);
-  return true;
-}
+// A model read as a stream (stdin, a pipe): protobuf's own limit, and one byte more to tell.
+constexpr size_t kMaxStreamedModel = size_t{INT32_MAX};
 
 template <typename Field>
 void packInto(std::string& out, const Field& values, size_t element_size) {
@@ -201,7 +190,8 @@ Expected<LoadedModel> loadModel(const std::string& path) {
   if (path == "-") {
     // Kept alive by the tensors that view it, like a mapped file.
     auto bytes = std::make_shared<std::string>();
-    if (!readAll(STDIN_FILENO, *bytes)) return systemError("cannot read stdin");
+    auto read = readStream(STDIN_FILENO, *bytes, kMaxStreamedModel);
+    if (!read) return Error{"stdin: " + read.error()};
     return parseModel(bytes->data(), bytes->size(), ".", bytes);
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -211,17 +201,18 @@ Expected<LoadedModel> loadModel(const std::string& path) {
     ::close(fd);
     return systemError("cannot stat");
   }
-  if (S_ISDIR(info.st_mode)) {
+  std::string not_a_file = notAnInputFile(info.st_mode);
+  if (!not_a_file.empty()) {
     ::close(fd);
-    return Error{"is a directory, not an ONNX model"};
+    return Error{not_a_file + ", not an ONNX model"};
   }
   size_t size = static_cast<size_t>(info.st_size);
   if (size == 0 || !S_ISREG(info.st_mode)) {
     // Not mappable (a FIFO, say): read it as a stream.
     auto bytes = std::make_shared<std::string>();
-    bool read = readAll(fd, *bytes);
+    auto read = readStream(fd, *bytes, kMaxStreamedModel);
     ::close(fd);
-    if (!read) return systemError("cannot read");
+    if (!read) return Error{read.error()};
     return parseModel(bytes->data(), bytes->size(), directoryOf(path), bytes);
   }
   void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);

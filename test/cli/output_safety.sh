@@ -150,6 +150,16 @@ if [ -w /dev/full ]; then
 fi
 "$fxc" summary "$work/m.onnx" >&- 2>"$work/err"
 [ $? = 1 ] && grep -q "cannot write to stdout" "$work/err" || fail "summary >&-: $(cat "$work/err")"
+# A run whose second output cannot be written leaves nothing of its own: not the first output
+# (an earlier file of that name stays as it was), not the saved inputs, no summary on stdout.
+mkdir -p "$work/part/p1.npy" && echo old >"$work/part/y.npy"
+"$fxc" run testdata/models/multi_output.onnx --output-dir "$work/part" --save-inputs "$work/part_in" \
+  >"$work/out.txt" 2>"$work/err"
+[ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "p1.npy: is a directory" "$work/err" ||
+  fail "run onto an output directory: $(cat "$work/err")"
+[ "$(cat "$work/part/y.npy")" = old ] || fail "a failed run replaced an earlier output file"
+[ -z "$(ls "$work/part_in")" ] && [ ! -s "$work/out.txt" ] ||
+  fail "a failed run left its inputs or a summary: $(ls "$work/part_in") $(cat "$work/out.txt")"
 [ -z "$(find "$work" -name "*.tmp*")" ] || fail "a temporary file was left behind"
 [ "$(md5sum <"$work/m.onnx")" = "$before" ] || fail "the input changed"
 echo ok
