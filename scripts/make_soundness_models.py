@@ -159,3 +159,12 @@ save("batchnorm_input_rank_unknown",
      [vi("x", T.FLOAT, [2, 3, 1, 4])], [vi("y", T.FLOAT, [2, 3, 4])],
      [nh.from_array(np.array([2], dtype=np.int64), "axes"), f32("gamma", [0.5, 1.0, 2.0]),
       f32("beta", [0.1, -0.2, 0.3]), f32("mean", [0.2, -0.1, 0.4]), f32("var", [1.5, 0.7, 2.0])])
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "soundness")
+# run's .npy files: a uint64 output (a Cast) is written as '<u8', not '<i8', and read back as
+# uint64 (z = x when x is that file).
+save("uint64_io",
+     [h.make_node("Cast", ["c"], ["y"], to=T.UINT64, name="cast"),
+      h.make_node("Identity", ["x"], ["z"], name="same")],
+     [vi("x", T.UINT64, [3])], [vi("y", T.UINT64, [3]), vi("z", T.UINT64, [3])],
+     [f32("c", [1.5, 7.0, 3e9])])

@@ -305,7 +305,8 @@ Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
     ir::DType want = ir::DType::kInt64;
     for (ir::DType t :
          {ir::DType::kInt8, ir::DType::kUInt8, ir::DType::kInt16, ir::DType::kInt32,
-          ir::DType::kInt64, ir::DType::kBool, ir::DType::kUInt16, ir::DType::kUInt32}) {
+          ir::DType::kInt64, ir::DType::kBool, ir::DType::kUInt16, ir::DType::kUInt32,
+          ir::DType::kUInt64}) {
       if (ir::dtypeName(t) == declared) want = t;
     }
     int64_t lo = want == ir::DType::kBool ? 0 : INT64_MIN,
@@ -316,6 +317,7 @@ Expected<exec::Value> fileInput(const ir::Node& node, const std::string& file,
     if (want == ir::DType::kUInt16) lo = 0, hi = 65535;
     if (want == ir::DType::kInt32) lo = INT32_MIN, hi = INT32_MAX;
     if (want == ir::DType::kUInt32) lo = 0, hi = UINT32_MAX;
+    if (want == ir::DType::kUInt64) lo = 0;  // and below 2^63, as every uint64 fxc holds
     for (int64_t v : value.i) {
       if (v < lo || v > hi)
         return Error{file + ": input " + label + " is " + info.dtype + " with the value " +

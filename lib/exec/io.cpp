@@ -37,7 +37,8 @@ constexpr NpyInteger kNpyIntegers[] = {
     {"<i8", ir::DType::kInt64, true},   {"<i4", ir::DType::kInt32, true},
     {"<i2", ir::DType::kInt16, true},   {"|i1", ir::DType::kInt8, true},
     {"|u1", ir::DType::kUInt8, false},  {"<u2", ir::DType::kUInt16, false},
-    {"<u4", ir::DType::kUInt32, false}, {"|b1", ir::DType::kBool, false}};
+    {"<u4", ir::DType::kUInt32, false}, {"<u8", ir::DType::kUInt64, false},
+    {"|b1", ir::DType::kBool, false}};
 
 const NpyInteger* npyInteger(const std::string& descr) {
   for (const auto& t : kNpyIntegers) {
@@ -150,6 +151,9 @@ Expected<Value> parseNpy(const std::string& bytes, const std::string& path, NpyI
       std::memcpy(&raw, bytes.data() + offset + k * size, size);
       if (integer->is_signed && size < 8 && (raw >> (8 * size - 1)) & 1)
         raw |= ~uint64_t{0} << (8 * size);
+      if (!integer->is_signed && size == 8 && raw > static_cast<uint64_t>(INT64_MAX))
+        return Error{path + ": uint64 value " + std::to_string(raw) +
+                     " is above int64's range (unsupported)"};
       value.i[k] = static_cast<int64_t>(raw);
     }
   }
@@ -264,8 +268,9 @@ Expected<std::vector<Value>> randomInputs(const ir::GraphModule& gm, uint64_t se
     static const std::map<std::string, ir::DType> integers = {
         {"int64", ir::DType::kInt64},   {"int32", ir::DType::kInt32},
         {"int16", ir::DType::kInt16},   {"int8", ir::DType::kInt8},
-        {"uint32", ir::DType::kUInt32}, {"uint16", ir::DType::kUInt16},
-        {"uint8", ir::DType::kUInt8},   {"bool", ir::DType::kBool}};
+        {"uint64", ir::DType::kUInt64}, {"uint32", ir::DType::kUInt32},
+        {"uint16", ir::DType::kUInt16}, {"uint8", ir::DType::kUInt8},
+        {"bool", ir::DType::kBool}};
     auto integer = integers.find(dtype);
     if (dtype.empty() || dtype == "float32" || dtype == "float16" || dtype == "bfloat16") {
       value.f.resize(static_cast<size_t>(n));  // computed in float32, as every float input,

@@ -73,4 +73,14 @@ f32npy "$work/relu.npy" '(2, 2)' 1 0 3 0
   --output-dir "$work/names" || fail "run with clashing output names"
 "$compare" "$work/names/a_b.npy" "$work/neg.npy" 0 0 >/dev/null || fail "a_b.npy is not output a_b"
 "$compare" "$work/names/a_b_1.npy" "$work/relu.npy" 0 0 >/dev/null || fail "a_b_1.npy is not a:b"
+# uint64 in .npy files: a Cast to uint64 is written as '<u8' with its values (1, 7, 3e9), and
+# read back as uint64 (the model's z = x).
+model=testdata/models/soundness/uint64_io.onnx
+"$fxc" run -q "$model" --output-dir "$work/u64" >/dev/null || fail "uint64 run"
+head -c 64 "$work/u64/y.npy" | grep -aq "'descr': '<u8'" || fail "uint64 output not written as <u8"
+[ "$(tail -c 24 "$work/u64/y.npy" | od -An -tu8 | xargs)" = "1 7 3000000000" ] ||
+  fail "uint64 output values: $(tail -c 24 "$work/u64/y.npy" | od -An -tu8)"
+"$fxc" run -q "$model" --input x="$work/u64/y.npy" --output-dir "$work/u64b" >/dev/null ||
+  fail "a uint64 file as a uint64 input"
+cmp -s "$work/u64/y.npy" "$work/u64b/z.npy" || fail "uint64 input not read back as written"
 echo ok
