@@ -515,3 +515,21 @@ for align in (0, 1):
                                   mode="bicubic", padding_mode="border", align_corners=align))
     outs.append((f"y{align}", want.numpy().astype(np.float32)))
 write("grid_sample_bicubic_border", nodes, outs, inputs=[("x", xg), ("g", gg)], opset=16)
+
+# Resize with `scales` and align_corners where in * scale is not an integer (5 x 7 at 0.6: 3 x 4):
+# torch.onnx exports F.interpolate(scale_factor=0.6, align_corners=True) so, and the output's
+# length (3, not 3.0 or 4.2) is the length_resized of x * (in - 1) / (length_resized - 1), as in
+# PyTorch and ONNX Runtime (fxc took in * scale, as ONNX's reference does: 1.875 where PyTorch
+# gives 2). Oracle: PyTorch's interpolate.
+xr = np.arange(70, dtype=np.float32).reshape(1, 2, 5, 7) ** 1.5 / 10
+nodes, outs = [], []
+scales = numpy_helper.from_array(np.array([1, 1, 0.6, 0.6], np.float32), "scales")
+roi = numpy_helper.from_array(np.array([], np.float32), "roi")
+for mode, torch_mode in (("linear", "bilinear"), ("cubic", "bicubic")):
+    want = torch.nn.functional.interpolate(torch.tensor(xr), scale_factor=0.6, mode=torch_mode,
+                                           align_corners=True)
+    nodes.append(helper.make_node("Resize", ["x", "roi", "scales"], [f"y_{mode}"], name=mode,
+                                  mode=mode, coordinate_transformation_mode="align_corners",
+                                  cubic_coeff_a=-0.75))
+    outs.append((f"y_{mode}", want.numpy().astype(np.float32)))
+write("resize_scales_align_corners", nodes, outs, [scales, roi], inputs=[("x", xr)], opset=13)

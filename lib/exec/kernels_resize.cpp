@@ -49,7 +49,12 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
                   const std::string& transform, const std::string& mode,
                   const std::string& nearest_mode, double cubic_a, bool exclude_outside) {
   AxisPlan plan;
-  double out_width = scale * static_cast<double>(in);
+  // length_resized is the output's length, an integer, as ONNX Runtime, PyTorch (whose exports
+  // give `scales` with align_corners), OpenVINO and TensorRT take it. ONNX's reference takes
+  // in·scale unrounded, which differs where that is not an integer (align_corners, 5 → 3 at
+  // scale 0.6: x·4/2 against x·4/2.0); ONNX Runtime excludes the two backend tests recorded that
+  // way, and fxc's conformance runner sets them apart.
+  double out_width = static_cast<double>(out);
   for (int64_t x = 0; x < out; ++x) {
     double xr = static_cast<double>(x), source = 0;
     Taps taps;
@@ -64,7 +69,7 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
       source += roi_start * static_cast<double>(in - 1);
       taps.outside = source < 0 || source > static_cast<double>(in - 1);
     } else if (transform == "pytorch_half_pixel") {
-      source = out_width == 1 ? -0.5 : (xr + 0.5) / scale - 0.5;
+      source = out_width == 1 ? 0.0 : (xr + 0.5) / scale - 0.5;  // the spec's 0 (ONNX Runtime)
     } else if (transform == "tf_half_pixel_for_nn") {
       source = (xr + 0.5) / scale;
     } else if (transform == "half_pixel") {

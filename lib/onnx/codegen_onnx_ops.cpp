@@ -533,7 +533,7 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
             continue
         x = torch.arange(m, dtype=torch.float64)
         transform = coordinate_transformation_mode
-        length = n * s  # ONNX's resized length, before rounding down
+        length = m  # the output's length, as fxc's kernel, ONNX Runtime and PyTorch take it
         if transform == "half_pixel":
             source = (x + 0.5) / s - 0.5
         elif transform == "pytorch_half_pixel":

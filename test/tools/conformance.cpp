@@ -116,6 +116,13 @@ const std::map<std::string, std::string>& disputed() {
     for (const char* name : {"test_cast_FLOAT_to_BFLOAT16", "test_castlike_FLOAT_to_BFLOAT16",
                              "test_castlike_FLOAT_to_BFLOAT16_expanded"})
       t[name] = truncation;
+    const char* length =
+        "ONNX's reference takes Resize's length_resized as in*scale unrounded (2 * 0.6 = 1.2); "
+        "fxc takes the output's length, as ONNX Runtime (which excludes these two tests), "
+        "PyTorch and OpenVINO do (onnx/onnx#2462)";
+    for (const char* name : {"test_resize_downsample_scales_linear_align_corners",
+                             "test_resize_downsample_scales_cubic_align_corners"})
+      t[name] = length;
     return t;
   }();
   return tests;
