@@ -689,17 +689,14 @@ Expected<bool> writePackage(const onnx::PyTorchPackage& package, const std::stri
       }
     }
   }
-  // Each file is written whole and renamed into place; __init__.py last, so that a package
-  // interrupted half way does not import.
+  // Every file is written before any is renamed into place (a failure leaves the package as it
+  // was); __init__.py last, so that a package interrupted while renaming does not import.
+  OutputSet files;
   for (const auto& [name, bytes] : package.files) {
-    OutputFile out(dir + "/" + name);
-    out.write(bytes);
-    auto done = out.commit();
-    if (!done) {
-      return Error{done.error()};
-    }
+    auto written = files.add(dir + "/" + name, bytes);
+    if (!written) return written;
   }
-  return true;
+  return files.commit();
 }
 
 }  // namespace fxc::tools

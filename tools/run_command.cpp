@@ -92,18 +92,13 @@ Expected<bool> makeDirectories(const std::string& flag, const std::string& path)
 // Writes one DIR/NAME.npy per value, each atomically; a name that is no file name is changed
 // (and a second "a_b" becomes "a_b_1"), which -v says. A name that is a file name keeps it: an
 // output "a_b" is a_b.npy even after an output "a:b" (which then is a_b_1.npy; it took a_b.npy,
-// and a script reading a_b.npy read the other output). The files are written under temporary
-// names and take their own in commitAll(), when everything the run writes is ready.
-struct NpyFiles {
-  std::vector<std::string> paths;                   // in order of the values
-  std::vector<std::unique_ptr<OutputFile>> pending;  // written, not yet named
-};
-
-Expected<NpyFiles> writeNpyFiles(const std::string& dir, const std::vector<std::string>& names,
-                                 const std::vector<exec::Value>& values,
-                                 const std::set<std::string>& float16) {
-  NpyFiles files;
-  std::vector<std::string> stems(values.size());
+// and a script reading a_b.npy read the other output). The files take their names when `set`
+// is committed. Returns the files, in order.
+Expected<std::vector<std::string>> writeNpyFiles(OutputSet& set, const std::string& dir,
+                                                 const std::vector<std::string>& names,
+                                                 const std::vector<exec::Value>& values,
+                                                 const std::set<std::string>& float16) {
+  std::vector<std::string> files, stems(values.size());
   std::set<std::string> taken;
   for (size_t k = 0; k < values.size(); ++k) {  // the exact names first
     if (safeFileName(names[k]) == names[k] && taken.insert(names[k]).second) stems[k] = names[k];
@@ -122,24 +117,11 @@ Expected<NpyFiles> writeNpyFiles(const std::string& dir, const std::vector<std::
     if (stem != name)
       spdlog::info("'{}' is written as {} (file names keep letters, digits, '.', '_', '-')", name,
                    file);
-    auto out = std::make_unique<OutputFile>(file);
-    out->write(exec::npyBytes(values[k], float16.count(name) > 0));
-    auto written = out->finish();
+    auto written = set.add(file, exec::npyBytes(values[k], float16.count(name) > 0));
     if (!written) return Error{written.error()};
-    files.paths.push_back(file);
-    files.pending.push_back(std::move(out));
+    files.push_back(file);
   }
   return files;
-}
-
-// Names every written file; the first that cannot be named is the error.
-Expected<bool> commitAll(NpyFiles& files) {
-  for (size_t k = 0; k < files.pending.size(); ++k) {
-    auto committed = files.pending[k]->commit();
-    if (!committed) return committed;
-    spdlog::info("wrote {}", files.paths[k]);
-  }
-  return true;
 }
 
 int runRun(const RunFlags& flags) {
@@ -180,17 +162,20 @@ int runRun(const RunFlags& flags) {
     return kExitFailure;
   }
   std::set<std::string> float16 = float16Names(gm);  // inputs and outputs shown as float16
-  NpyFiles saved_inputs;  // named with the outputs, once the run has succeeded
+  // Every file (saved inputs, outputs) is written before any takes its name, and stdout says
+  // nothing before they have: a run that fails leaves no output of its own behind.
+  OutputSet files;
+  std::vector<std::string> written;
   if (!flags.save_inputs.empty()) {
     std::vector<std::string> names;
     for (const ir::Node* node : interpreter.inputs())
       names.push_back(node->meta.value_name.empty() ? node->name() : node->meta.value_name);
-    auto saved = writeNpyFiles(flags.save_inputs, names, inputs.value(), float16);
+    auto saved = writeNpyFiles(files, flags.save_inputs, names, inputs.value(), float16);
     if (!saved) {
       printError(saved.error());
       return kExitFailure;
     }
-    saved_inputs = saved.take();
+    written = saved.take();
   }
   // A reduced precision on the GPU reports its error against float32 on the same inputs.
   bool reduced = flags.exec.precision != "fp32" && interpreter.backend() == exec::Backend::kCudnn;
@@ -217,31 +202,29 @@ int runRun(const RunFlags& flags) {
   std::vector<std::string> names = outputNames(gm);
   for (size_t k = names.size(); k < outputs.value().size(); ++k)
     names.push_back("output_" + std::to_string(k));
-  // Every file is written before any takes its name, and stdout says nothing before they have:
-  // a run that fails leaves no output of its own behind.
-  NpyFiles output_files;
+  std::vector<std::string> output_files;
   if (!flags.output_dir.empty()) {
-    auto files = writeNpyFiles(flags.output_dir, names, outputs.value(), float16);
-    if (!files) {
-      printError(files.error());
+    auto made = writeNpyFiles(files, flags.output_dir, names, outputs.value(), float16);
+    if (!made) {
+      printError(made.error());
       return kExitFailure;
     }
-    output_files = files.take();
+    output_files = made.take();
   }
-  for (NpyFiles* files : {&saved_inputs, &output_files}) {
-    auto committed = commitAll(*files);
-    if (!committed) {
-      printError(committed.error());
-      return kExitFailure;
-    }
+  auto committed = files.commit();
+  if (!committed) {
+    printError(committed.error());
+    return kExitFailure;
   }
+  written.insert(written.end(), output_files.begin(), output_files.end());
+  for (const std::string& file : written) spdlog::info("wrote {}", file);
   nlohmann::json report = nlohmann::json::array();
   for (size_t k = 0; k < outputs.value().size(); ++k) {
     const exec::Value& value = outputs.value()[k];
     bool half = float16.count(names[k]) > 0;
     if (flags.format == "json") {
       report.push_back(summaryJson(names[k], value, half));
-      if (k < output_files.paths.size()) report[k]["file"] = output_files.paths[k];
+      if (k < output_files.size()) report[k]["file"] = output_files[k];
     } else {
       std::printf("%s: %s\n", names[k].c_str(),
                   exec::summary(value, shownDtype(value, half)).c_str());

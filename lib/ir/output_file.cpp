@@ -144,4 +144,20 @@ Expected<bool> OutputFile::commit() {
   return true;
 }
 
+Expected<bool> OutputSet::add(const std::string& path, const std::string& bytes) {
+  auto file = std::make_unique<OutputFile>(path);
+  file->write(bytes);
+  auto finished = file->finish();
+  if (finished) files_.push_back(std::move(file));
+  return finished;
+}
+
+Expected<bool> OutputSet::commit() {
+  for (auto& file : files_) {
+    auto committed = file->commit();
+    if (!committed) return committed;
+  }
+  return true;
+}
+
 }  // namespace fxc

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/expected.h"
 
@@ -47,6 +49,18 @@ class OutputFile {
   int fd_ = -1;
   bool committed_ = false;
   size_t slot_ = SIZE_MAX;  // where a signal handler finds temp_
+};
+
+// Files that take their names together: each is written and closed as it is added, and
+// commit() names them all, in order, once every one is written. A failure before that leaves
+// none of them (and whatever had their names before).
+class OutputSet {
+ public:
+  Expected<bool> add(const std::string& path, const std::string& bytes);
+  Expected<bool> commit();
+
+ private:
+  std::vector<std::unique_ptr<OutputFile>> files_;
 };
 
 // Removes every temporary file not yet renamed into place: for a signal handler that then exits

@@ -36,6 +36,13 @@ cp "$work/pkg/module.py" "$work/edited.py"
 cmp -s "$work/pkg/module.py" "$work/edited.py" || fail "module.py was clobbered without --force"
 "$fxc" codegen -q "$model" -o "$work/pkg" --force 2>"$work/err" || fail "--force failed"
 cmp -s "$work/pkg/module.py" "$work/again/module.py" || fail "--force did not replace module.py"
+# --force onto a package whose last file cannot be written: no file of it is replaced.
+cp "$work/edited.py" "$work/pkg/module.py" && rm "$work/pkg/__init__.py" && mkdir "$work/pkg/__init__.py"
+"$fxc" codegen "$model" -o "$work/pkg" --force 2>"$work/err"
+[ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "__init__.py: is a directory" "$work/err" ||
+  fail "--force onto a directory __init__.py: $(cat "$work/err")"
+cmp -s "$work/pkg/module.py" "$work/edited.py" || fail "a failed --force replaced module.py"
+rmdir "$work/pkg/__init__.py"
 [ -z "$(find "$work" -name '*.tmp*' -o -name '.*fxc*')" ] || fail "temporary files left behind"
 touch "$work/file"
 "$fxc" codegen "$model" -o "$work/file" 2>"$work/err"
