@@ -533,3 +533,38 @@ for mode, torch_mode in (("linear", "bilinear"), ("cubic", "bicubic")):
                                   cubic_coeff_a=-0.75))
     outs.append((f"y_{mode}", want.numpy().astype(np.float32)))
 write("resize_scales_align_corners", nodes, outs, [scales, roi], inputs=[("x", xr)], opset=13)
+
+# int64 values past 2^53 through reductions, ArgMax/ArgMin, CumSum and Pad's constant: each was
+# computed through a double (2^53 + 1 became 2^53: ReduceMax gave a value no element has, ArgMax
+# a tie). Oracle: Python's integers (numpy int64, which wraps as ONNX Runtime's does).
+big = np.array([[2**53 + 1, 2, 2**53 + 3], [-(2**53) - 1, 2**53, 7]], np.int64)
+nodes, outs, consts = [], [], []
+for op in ("ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceSumSquare"):
+    nodes.append(helper.make_node(op, ["x"], [op], name=op, axes=[1], keepdims=0))
+    rows = [[int(v) for v in row] for row in big]
+    value = {"ReduceSum": [sum(r) for r in rows], "ReduceMax": [max(r) for r in rows],
+             "ReduceMin": [min(r) for r in rows],
+             "ReduceProd": [int(np.prod(np.array(r, np.int64))) for r in rows],
+             "ReduceL1": [sum(abs(v) for v in r) for r in rows],
+             "ReduceSumSquare": [sum(v * v for v in r) for r in rows]}[op]
+    outs.append((op, np.array([v % 2**64 for v in value], np.uint64).astype(np.int64)))
+for op in ("ArgMax", "ArgMin"):
+    nodes.append(helper.make_node(op, ["x"], [op], name=op, axis=1, keepdims=0))
+    pick = np.argmax if op == "ArgMax" else np.argmin
+    outs.append((op, pick(big, axis=1).astype(np.int64)))
+consts.append(const("axis", np.array(1, np.int64)))
+nodes.append(helper.make_node("CumSum", ["x", "axis"], ["cumsum"], name="cumsum"))
+outs.append(("cumsum", np.cumsum(big, axis=1)))
+consts.append(const("pads", np.array([0, 1, 0, 0], np.int64)))
+consts.append(const("fill", np.array(2**53 + 1, np.int64)))
+nodes.append(helper.make_node("Pad", ["x", "pads", "fill"], ["pad"], name="pad"))
+outs.append(("pad", np.pad(big, ((0, 0), (1, 0)), constant_values=2**53 + 1)))
+write("int64_past_2_53", nodes, outs, consts, inputs=[("x", big)], opset=12)
+
+# Max and Min with a NaN operand in any position give NaN (std::max kept the first operand:
+# Max(1, NaN) was 1). Oracle: numpy's maximum/minimum.
+a = f32([1, np.nan, 3, np.nan, -0.5])
+b = f32([np.nan, 2, 1, np.nan, 4])
+nodes = [helper.make_node(op, ["a", "b"], [op], name=op) for op in ("Max", "Min")]
+outs = [("Max", np.maximum(a, b)), ("Min", np.minimum(a, b))]
+write("max_min_nan", nodes, outs, inputs=[("a", a), ("b", b)], opset=13)

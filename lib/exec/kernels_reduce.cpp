@@ -1,6 +1,7 @@
 // Reductions: ReduceMean/Sum/Max/Min/Prod and ArgMax/ArgMin.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "exec/kernels_internal.h"
@@ -23,6 +24,55 @@ std::vector<bool> reducedAxes(const KernelContext& c, size_t rank, bool& noop) {
 
 namespace {
 
+// Sum, mean, max, min, product, L1 and sum of squares of integers, in int64 and wrapping to the
+// type as numpy does: through a double, 2^53 + 1 became 2^53. The mean truncates toward zero.
+Value reduceIntegers(Reduce kind, const Value& x, const std::vector<int64_t>& out_shape,
+                     int64_t out_n, const std::function<size_t(int64_t)>& output_of) {
+  bool extreme = kind == Reduce::kMax || kind == Reduce::kMin;
+  int64_t n = x.numel(), count = n / std::max<int64_t>(out_n, 1);
+  if (count == 0 && out_n > 0 && (extreme || kind == Reduce::kMean))
+    throw ExecError("unsupported: an integer max, min or mean over no elements");
+  int64_t init = kind == Reduce::kMax   ? INT64_MIN
+                 : kind == Reduce::kMin ? INT64_MAX
+                 : kind == Reduce::kProd ? 1
+                                         : 0;
+  std::vector<uint64_t> acc(static_cast<size_t>(out_n), static_cast<uint64_t>(init));
+  for (int64_t k = 0; k < n; ++k) {
+    uint64_t& a = acc[output_of(k)];
+    int64_t v = x.i[static_cast<size_t>(k)];
+    uint64_t u = static_cast<uint64_t>(v);
+    switch (kind) {
+      case Reduce::kMax:
+        if (v > static_cast<int64_t>(a)) a = u;
+        break;
+      case Reduce::kMin:
+        if (v < static_cast<int64_t>(a)) a = u;
+        break;
+      case Reduce::kProd:
+        a *= u;
+        break;
+      case Reduce::kL1:
+        a += v < 0 ? 0 - u : u;
+        break;
+      case Reduce::kSumSquare:
+        a += u * u;
+        break;
+      default:  // kSum, kMean
+        a += u;
+        break;
+    }
+  }
+  Value y;
+  y.dtype = x.dtype;
+  y.shape = out_shape;
+  for (uint64_t a : acc) {
+    int64_t v = static_cast<int64_t>(a);
+    if (kind == Reduce::kMean) v /= count;
+    y.i.push_back(wrapTo(v, x.dtype));
+  }
+  return y;
+}
+
 Kernel reduce(Reduce kind) {
   return [kind](const KernelContext& c) {
     const Value& x = c.input(0);
@@ -40,11 +90,6 @@ Kernel reduce(Reduce kind) {
     }
     int64_t out_n = 1;
     for (int64_t d : kept_shape) out_n *= d;
-    double init = kind == Reduce::kMax    ? -INFINITY
-                  : kind == Reduce::kMin  ? INFINITY
-                  : kind == Reduce::kProd ? 1
-                                          : 0;
-    std::vector<double> acc(static_cast<size_t>(out_n), init);
     std::vector<int64_t> in_strides = stridesOf(x.shape), out_strides = stridesOf(kept_shape);
     int64_t n = x.numel();
     auto outputOf = [&](int64_t k) {
@@ -54,6 +99,14 @@ Kernel reduce(Reduce kind) {
       }
       return static_cast<size_t>(o);
     };
+    if (!x.isFloat() && !x.isDouble() && kind != Reduce::kL2 && kind != Reduce::kLogSum &&
+        kind != Reduce::kLogSumExp)
+      return outputs(reduceIntegers(kind, x, out_shape, out_n, outputOf));
+    double init = kind == Reduce::kMax    ? -INFINITY
+                  : kind == Reduce::kMin  ? INFINITY
+                  : kind == Reduce::kProd ? 1
+                                          : 0;
+    std::vector<double> acc(static_cast<size_t>(out_n), init);
     // LogSumExp as m + log Σ exp(x - m), m the largest finite element: exp(x) alone is inf past
     // x = 709 (a row [1000] gave inf).
     std::vector<double> peak;
@@ -143,19 +196,24 @@ Kernel argExtreme(bool max) {
     Value y = Value::ints(shape, std::vector<int64_t>(static_cast<size_t>(outer * inner)));
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t r = 0; r < inner; ++r) {
-        int64_t best = 0;
-        double best_v = 0;
-        for (int64_t k = 0; k < extent; ++k) {
-          size_t at = static_cast<size_t>((o * extent + k) * inner + r);
-          double v = x.at(at);
-          bool better = k == 0 || (max ? (v > best_v || (last && v == best_v))
-                                       : (v < best_v || (last && v == best_v)));
-          if (better) {
-            best = k;
-            best_v = v;
+        // Integers compared as integers: as doubles, 2^53 and 2^53 + 1 tied.
+        auto pick = [&](auto value) {
+          int64_t best = 0;
+          decltype(value(0)) best_v{};
+          for (int64_t k = 0; k < extent; ++k) {
+            auto v = value(static_cast<size_t>((o * extent + k) * inner + r));
+            bool better = k == 0 || (max ? (v > best_v || (last && v == best_v))
+                                         : (v < best_v || (last && v == best_v)));
+            if (better) {
+              best = k;
+              best_v = v;
+            }
           }
-        }
-        y.i[static_cast<size_t>(o * inner + r)] = best;
+          return best;
+        };
+        y.i[static_cast<size_t>(o * inner + r)] =
+            x.isFloat() || x.isDouble() ? pick([&](size_t at) { return x.at(at); })
+                                        : pick([&](size_t at) { return x.i[at]; });
       }
     }
     return outputs(std::move(y));
@@ -216,8 +274,21 @@ std::vector<Value> cumSum(const KernelContext& c) {
     else
       y.i[at] = static_cast<int64_t>(sum);
   };
+  bool integer = !x.isFloat() && !x.isDouble();
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {
+      if (integer) {  // in int64, wrapping to the type (through a double, 2^53 + 1 became 2^53)
+        uint64_t sum = 0;
+        for (int64_t step = 0; step < extent; ++step) {
+          int64_t j = reverse ? extent - 1 - step : step;
+          size_t at = static_cast<size_t>((o * extent + j) * inner + r);
+          uint64_t v = static_cast<uint64_t>(x.i[at]);
+          if (exclusive) y.i[at] = wrapTo(static_cast<int64_t>(sum), x.dtype);
+          sum += v;
+          if (!exclusive) y.i[at] = wrapTo(static_cast<int64_t>(sum), x.dtype);
+        }
+        continue;
+      }
       double sum = 0;
       for (int64_t step = 0; step < extent; ++step) {
         int64_t j = reverse ? extent - 1 - step : step;

@@ -195,11 +195,22 @@ std::vector<int64_t> padAmounts(const KernelContext& c) {
   return pads;
 }
 
-double padValue(const KernelContext& c) {
+const Value* padFill(const KernelContext& c) {
   const Value* fill = c.optionalInput(2) ? c.optionalInput(2) : c.tensor("constant_value");
-  return fill && fill->numel() > 0
-             ? (fill->isFloat() ? fill->f[0] : static_cast<double>(fill->i[0]))
-             : c.floatAttribute("value", 0.0f);
+  return fill && fill->numel() > 0 ? fill : nullptr;
+}
+
+double padValue(const KernelContext& c) {
+  const Value* fill = padFill(c);
+  return fill ? (fill->isFloat() ? fill->f[0] : static_cast<double>(fill->i[0]))
+              : c.floatAttribute("value", 0.0f);
+}
+
+// An integer tensor's fill as it is given: through a double, 2^53 + 1 became 2^53.
+int64_t padIntValue(const KernelContext& c) {
+  const Value* fill = padFill(c);
+  return fill && !fill->isFloat() && !fill->isDouble() ? fill->i[0]
+                                                       : static_cast<int64_t>(padValue(c));
 }
 
 // Pad of float32 in constant mode without negative pads, for the fast table: the output filled
@@ -672,6 +683,7 @@ void addTensorKernels(KernelTable& t) {
     if (mode != "constant" && mode != "reflect" && mode != "edge")
       throw ExecError("unsupported: Pad mode " + mode);
     double value = padValue(c);
+    int64_t int_value = x.isFloat() ? 0 : padIntValue(c);
     Value y;
     y.dtype = x.dtype;
     for (size_t d = 0; d < rank; ++d) {
@@ -705,7 +717,7 @@ void addTensorKernels(KernelTable& t) {
       if (x.isFloat())
         y.f.push_back(outside ? static_cast<float>(value) : x.f[static_cast<size_t>(source)]);
       else
-        y.i.push_back(outside ? static_cast<int64_t>(value) : x.i[static_cast<size_t>(source)]);
+        y.i.push_back(outside ? int_value : x.i[static_cast<size_t>(source)]);
     }
     return outputs(std::move(y));
   });
