@@ -568,3 +568,14 @@ b = f32([np.nan, 2, 1, np.nan, 4])
 nodes = [helper.make_node(op, ["a", "b"], [op], name=op) for op in ("Max", "Min")]
 outs = [("Max", np.maximum(a, b)), ("Min", np.minimum(a, b))]
 write("max_min_nan", nodes, outs, inputs=[("a", a), ("b", b)], opset=13)
+
+# MatMul with a 1-D constant in a leaf scope (torch.onnx's /fc/MatMul): a product, not a Linear
+# with a 1-D weight (which no kernel runs: fxc refused the model at every level). Oracle: numpy.
+xm = f32(np.arange(12).reshape(3, 4) - 5)
+wm = f32([0.5, -1.0, 2.0, 0.3])
+product = xm @ wm
+write("matmul_1d_weight_scoped",
+      [helper.make_node("MatMul", ["x", "W"], ["l"], name="/fc/MatMul"),
+       helper.make_node("LeakyRelu", ["l"], ["y"], name="/act/LeakyRelu", alpha=0.2)],
+      [("y", np.where(product > 0, product, 0.2 * product).astype(np.float32))],
+      [numpy_helper.from_array(wm, "W")], inputs=[("x", xm)], opset=13)

@@ -624,7 +624,10 @@ class Tracer {
     std::optional<ModuleCall> module_call;
     if (!as_function && !local_function && !hasSubgraphs(node)) {
       module_call = weightedCall(node);
-      if (!module_call && leaf_scope && isDefaultDomain(node.domain()))
+      // An op with weights that weightedCall turned down (MatMul with a 1-D constant) is no
+      // module with buffers either: that made it a Linear of a 1-D weight, which no kernel runs.
+      if (!module_call && leaf_scope && isDefaultDomain(node.domain()) &&
+          parameterSlots(node.op_type()).empty())
         module_call = bufferedCall(node);
     }
 
