@@ -590,7 +590,7 @@ int runQuantize(const QuantizeFlags& flags) {
       if (!kept) return fail(kept.error());
     }
     auto written = writeOutput(gm, flags.output, path, verify);
-    if (!written) return fail(written.error());
+    if (!written) return failed(written.error());  // names the file written
   }
   if (!flags.views.svg.empty()) {
     auto drawn = writeSvg(gm, viewName(path), flags.views.shapes, flags.views.svg, path);

@@ -112,8 +112,13 @@ deconv=testdata/models/deconv_linear_bn.onnx
 # The written model is run again: below the floor, nothing is written, exit 1, one line.
 "$fxc" quantize -q "$deconv" --preset ort-cpu -o "$work/floor.onnx" --min-sqnr 200 2>"$work/err"
 [ $? = 1 ] || fail "--min-sqnr 200 did not exit 1"
-[ "$(wc -l <"$work/err")" = 1 ] && grep -q "below --min-sqnr 200: not written" "$work/err" ||
+[ "$(wc -l <"$work/err")" = 1 ] && grep -q "^fxc: error: $work/floor.onnx: the written model's .* below --min-sqnr 200: not written" "$work/err" ||
   fail "--min-sqnr: $(cat "$work/err")"
+# --in-place: the model is named once ("m.onnx: m.onnx: ..." before).
+cp "$deconv" "$work/inplace.onnx"
+"$fxc" quantize -q "$work/inplace.onnx" --preset ort-cpu --in-place --min-sqnr 200 2>"$work/err"
+[ $? = 1 ] && grep -q "^fxc: error: $work/inplace.onnx: the written model's" "$work/err" &&
+  cmp -s "$deconv" "$work/inplace.onnx" || fail "--in-place --min-sqnr: $(cat "$work/err")"
 [ ! -e "$work/floor.onnx" ] && [ -z "$(find "$work" -name '*.tmp*')" ] ||
   fail "a model below --min-sqnr was left behind"
 # Linears without bias on a rank-3 input (testdata/models/linear_3d.onnx): the quantized weights
