@@ -579,3 +579,42 @@ write("matmul_1d_weight_scoped",
        helper.make_node("LeakyRelu", ["l"], ["y"], name="/act/LeakyRelu", alpha=0.2)],
       [("y", np.where(product > 0, product, 0.2 * product).astype(np.float32))],
       [numpy_helper.from_array(wm, "W")], inputs=[("x", xm)], opset=13)
+
+# Resize computes as ONNX Runtime and PyTorch do, in float32: the output length 10 x 0.7f is 7
+# (in double 6.9999998: fxc gave 6) and the source of element 3 at 0.6f is 3 / 0.6f = 5.0f
+# (4.9999998: fxc picked 4). Oracle: PyTorch's nearest interpolate (asymmetric, floor).
+xn = np.arange(10, dtype=np.float32).reshape(1, 1, 10)
+nodes, outs, consts = [], [], [numpy_helper.from_array(np.array([], np.float32), "roi")]
+for scale in (0.7, 0.6, 1.4):
+    tag = str(scale).replace(".", "_")
+    consts.append(numpy_helper.from_array(np.array([1, 1, scale], np.float32), "s" + tag))
+    nodes.append(helper.make_node("Resize", ["x", "roi", "s" + tag], ["y" + tag], name="r" + tag,
+                                  mode="nearest", coordinate_transformation_mode="asymmetric",
+                                  nearest_mode="floor"))
+    want = torch.nn.functional.interpolate(torch.tensor(xn), scale_factor=scale, mode="nearest")
+    outs.append(("y" + tag, want.numpy()))
+# Cubic at whole coordinates weighs the window to the right (ONNX Runtime, PyTorch): a NaN
+# above the first row stays out of the second (fxc weighed it by 0: NaN). Oracle: PyTorch bicubic.
+xc = f32([np.nan, 1, 2, 3]).reshape(1, 1, 4, 1)
+consts.append(numpy_helper.from_array(np.array([1, 1, 1, 2], np.float32), "s_cubic"))
+nodes.append(helper.make_node("Resize", ["xc", "roi", "s_cubic"], ["y_cubic"], name="cubic",
+                              mode="cubic", cubic_coeff_a=-0.75))
+outs.append(("y_cubic", torch.nn.functional.interpolate(
+    torch.tensor(xc), scale_factor=(1, 2), mode="bicubic", align_corners=False).numpy()))
+write("resize_float32", nodes, outs, consts, inputs=[("x", xn), ("xc", xc)], opset=13)
+
+# Resize-10 (and Upsample) nearest takes the ceiling when downsampling: ONNX's own Resize-10
+# test (resize_downsample_nearest, ONNX 1.5: [[1, 2, 3, 4], [5, 6, 7, 8]] at 0.6 gives [[1, 3]])
+# and ONNX Runtime; fxc floored ([[1, 2]]).
+x10 = f32([[[[1, 2, 3, 4], [5, 6, 7, 8]]]])
+write("resize10_downsample_nearest",
+      [helper.make_node("Resize", ["x", "scales"], ["y"], name="resize", mode="nearest")],
+      [("y", f32([[[[1, 3]]]]))],
+      [numpy_helper.from_array(np.array([1, 1, 0.6, 0.6], np.float32), "scales")],
+      inputs=[("x", x10)], opset=10)
+
+# Dropout-7's mask has the input's type (bool from opset 10): 1.0 for every kept element.
+xd = f32([[1, -2, 3]])
+write("dropout7_mask_float",
+      [helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop", ratio=0.3)],
+      [("y", xd), ("mask", f32([[1, 1, 1]]))], inputs=[("x", xd)], opset=7)

@@ -55,32 +55,40 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
   // scale 0.6: x·4/2 against x·4/2.0); ONNX Runtime excludes the two backend tests recorded that
   // way, and fxc's conformance runner sets them apart.
   double out_width = static_cast<double>(out);
+  // The source coordinate in float32, as ONNX Runtime and PyTorch compute it: in double, 3 / 0.6f
+  // is 4.9999998 and a floor picks element 4 where both pick 5 (3 / 0.6f rounds to 5.0f).
+  float xs = static_cast<float>(scale), in_f = static_cast<float>(in);
+  float out_f = static_cast<float>(out_width);
   for (int64_t x = 0; x < out; ++x) {
-    double xr = static_cast<double>(x), source = 0;
+    float xr = static_cast<float>(x);
+    double source = 0;
     Taps taps;
     if (transform == "align_corners") {
-      source = out_width == 1 ? 0.0 : xr * static_cast<double>(in - 1) / (out_width - 1);
+      source = out_width == 1 ? 0.0f : xr * (in_f - 1) / (out_f - 1);
     } else if (transform == "asymmetric") {
-      source = xr / scale;
+      source = xr / xs;
     } else if (transform == "tf_crop_and_resize") {
-      source = out_width == 1
-                   ? (roi_end - roi_start) * static_cast<double>(in - 1) / 2
-                   : xr * (roi_end - roi_start) * static_cast<double>(in - 1) / (out_width - 1);
-      source += roi_start * static_cast<double>(in - 1);
+      float start = static_cast<float>(roi_start), end = static_cast<float>(roi_end);
+      source = out_width == 1 ? 0.5 * (start + end) * (in_f - 1)
+                              : start * (in_f - 1) + (xr * (end - start) * (in_f - 1)) / (out_f - 1);
       taps.outside = source < 0 || source > static_cast<double>(in - 1);
     } else if (transform == "pytorch_half_pixel") {
-      source = out_width == 1 ? 0.0 : (xr + 0.5) / scale - 0.5;  // the spec's 0 (ONNX Runtime)
+      source = out_width == 1 ? 0.0f : (xr + 0.5f) / xs - 0.5f;  // the spec's 0 (ONNX Runtime)
     } else if (transform == "tf_half_pixel_for_nn") {
-      source = (xr + 0.5) / scale;
+      source = (xr + 0.5f) / xs;
     } else if (transform == "half_pixel") {
-      source = (xr + 0.5) / scale - 0.5;
+      source = (xr + 0.5f) / xs - 0.5f;
     } else {
       throw ExecError("unsupported: coordinate_transformation_mode " + transform);
     }
     double floor = std::floor(source);
     bool integer = source == floor;
-    double ratio = integer ? 1.0 : source - floor;
-    int64_t base = static_cast<int64_t>(floor) - (integer ? 1 : 0);
+    // At a whole coordinate ONNX's reference takes the window to the left (ratio 1), ONNX
+    // Runtime and PyTorch the one to the right (ratio 0): the same weights, but a NaN under a
+    // zero weight differs. Linear and cubic take theirs; nearest keeps the reference's rounding.
+    bool left = integer && mode == "nearest";
+    double ratio = left ? 1.0 : source - floor;
+    int64_t base = static_cast<int64_t>(floor) - (left ? 1 : 0);
     std::vector<double> w = coefficients(mode, nearest_mode, cubic_a, ratio, integer);
     int64_t n = static_cast<int64_t>(w.size()), first = base - (n / 2 - 1);
     double sum = 0;
@@ -91,7 +99,9 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
     }
     for (int64_t j = 0; j < n; ++j) {
       double weight = w[static_cast<size_t>(j)] / (exclude_outside && sum != 0 ? sum : 1.0);
-      if (weight == 0) continue;
+      // Nearest copies one element; linear and cubic weigh every tap, a NaN times 0 included
+      // (ONNX Runtime, PyTorch).
+      if (weight == 0 && mode == "nearest") continue;
       taps.index.push_back(std::clamp<int64_t>(first + j, 0, in - 1));
       taps.weight.push_back(weight);
     }
@@ -118,8 +128,10 @@ std::vector<Value> resize(const KernelContext& c) {
   std::string mode = c.stringAttribute("mode", "nearest");
   std::string transform =
       legacy ? "asymmetric" : c.stringAttribute("coordinate_transformation_mode", "half_pixel");
+  // Upsample and Resize-10 name no rounding: ONNX's Resize-10 tests and ONNX Runtime floor when
+  // upsampling and take the ceiling when downsampling (0.6: [1, 2, 3, 4] gives [1, 3]).
   std::string nearest_mode =
-      legacy ? "floor" : c.stringAttribute("nearest_mode", "round_prefer_floor");
+      legacy ? "simple" : c.stringAttribute("nearest_mode", "round_prefer_floor");
   double cubic_a = c.floatAttribute("cubic_coeff_a", -0.75f);
   bool exclude_outside = c.intAttribute("exclude_outside", 0) != 0;
   float extrapolation = c.floatAttribute("extrapolation_value", 0.0f);
@@ -132,7 +144,7 @@ std::vector<Value> resize(const KernelContext& c) {
     for (size_t d = 0; d < rank; ++d) {
       if (sizes[d] < 0) throw ExecError("sizes must not be negative");
       out_shape[d] = sizes[d];
-      scales[d] = static_cast<double>(sizes[d]) / static_cast<double>(x.shape[d]);
+      scales[d] = static_cast<float>(sizes[d]) / static_cast<float>(x.shape[d]);  // ORT's float
     }
   } else if (scales_in && scales_in->numel() > 0) {
     requireFloat(*scales_in, "scales");
@@ -143,7 +155,8 @@ std::vector<Value> resize(const KernelContext& c) {
       double size = scales[d] * static_cast<double>(x.shape[d]);
       if (!(scales[d] > 0) || !(size < 0x1p62))
         throw ExecError("scales must be positive and finite");
-      out_shape[d] = static_cast<int64_t>(size);
+      // in·scale in float32, as ONNX Runtime computes it (10 × 0.7f is 7, not 6.9999998).
+      out_shape[d] = static_cast<int64_t>(static_cast<float>(x.shape[d]) * scales_in->f[d]);
     }
   } else {
     throw ExecError("Resize needs scales or sizes");
@@ -164,8 +177,11 @@ std::vector<Value> resize(const KernelContext& c) {
   std::vector<AxisPlan> plans;
   for (size_t d = 0; d < rank; ++d)
     plans.push_back(planAxis(x.shape[d], out_shape[d], scales[d], roi_values[d],
-                             roi_values[rank + d], transform, mode, nearest_mode, cubic_a,
-                             exclude_outside));
+                             roi_values[rank + d], transform, mode,
+                             nearest_mode != "simple" ? nearest_mode
+                             : scales[d] < 1          ? "ceil"
+                                                      : "floor",
+                             cubic_a, exclude_outside));
 
   Value y =
       Value::floats(out_shape, std::vector<float>(static_cast<size_t>(checkedNumel(out_shape))));

@@ -332,14 +332,22 @@ void addTensorKernels(KernelTable& t) {
       [](const KernelContext& c) {
         // A Dropout module holds its ratio and training_mode as buffers (the tracer makes one
         // only when both are constants); the function form has them as inputs 1 and 2.
+        // The mask that keeps everything: bool from opset 10, the input's type before (1.0).
+        auto keep_all = [&c](const Value& x) {
+          size_t n = static_cast<size_t>(x.numel());
+          if (c.opset() > 0 && c.opset() < 10 && x.isFloat())
+            return Value::floats(x.shape, std::vector<float>(n, 1.0f));
+          if (c.opset() > 0 && c.opset() < 10 && !x.isFloat())
+            throw ExecError("unsupported: a Dropout-7 mask of " +
+                            std::string(ir::dtypeName(x.dtype)));
+          return Value::ints(x.shape, std::vector<int64_t>(n, 1), ir::DType::kBool);
+        };
         const Value* training = parameter(c, "training_mode", 2);
         if (!training || training->asInts().empty() || !training->asInts()[0]) {
           // Inference drops nothing: the mask, when read, keeps everything.
           if (!c.outputUsed(1)) return outputs(c.takeInput(0));
           const Value& x = c.input(0);
-          return outputs(
-              x, Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
-                             ir::DType::kBool));
+          return outputs(x, keep_all(x));
         }
         // Training mode drops nothing at ratio 0 (Swin's attention dropout as exported): the
         // input, and a mask that keeps everything. Any other ratio is random: refused.
@@ -347,9 +355,7 @@ void addTensorKernels(KernelTable& t) {
         if (!ratio || ratio->numel() != 1 || (ratio->isFloat() ? ratio->f[0] : 1.0f) != 0.0f)
           throw ExecError("unsupported: Dropout in training mode with a nonzero ratio");
         const Value& x = c.input(0);
-        Value mask = Value::ints(x.shape, std::vector<int64_t>(static_cast<size_t>(x.numel()), 1),
-                                 ir::DType::kBool);
-        return outputs(x, std::move(mask));
+        return outputs(x, keep_all(x));
       });
   add(t, {"onnx.Shape"}, [](const KernelContext& c) {
     const auto& shape = c.input(0).shape;

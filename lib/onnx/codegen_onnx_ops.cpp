@@ -519,19 +519,22 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
            nearest_mode="round_prefer_floor"):
     # Nearest and linear, axis by axis (linear interpolation is separable); codegen refuses the
     # rest (cubic, antialias, tf_crop_and_resize, axes).
+    # Sizes and source coordinates in float32, as fxc's kernel and ONNX Runtime compute them
+    # (10 * 0.7f is 7; 3 / 0.6f is 5).
     rank = X.dim()
+    f32 = lambda v: torch.tensor(v, dtype=torch.float32)
     if sizes is not None and sizes.numel() > 0:
         out = _ints(sizes)
-        scale = [out[i] / X.shape[i] for i in range(rank)]
+        scale = [f32(out[i]) / f32(X.shape[i]) for i in range(rank)]
     else:
-        scale = [float(v) for v in scales.reshape(-1).tolist()]
-        out = [int(math.floor(X.shape[i] * scale[i])) for i in range(rank)]
+        scale = [f32(v) for v in scales.reshape(-1).tolist()]
+        out = [int(f32(X.shape[i]) * scale[i]) for i in range(rank)]
     y = X
     for axis in range(rank):
         n, m, s = X.shape[axis], out[axis], scale[axis]
         if n == m and s == 1.0:
             continue
-        x = torch.arange(m, dtype=torch.float64)
+        x = torch.arange(m, dtype=torch.float32)
         transform = coordinate_transformation_mode
         length = m  # the output's length, as fxc's kernel, ONNX Runtime and PyTorch take it
         if transform == "half_pixel":
@@ -539,7 +542,7 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
         elif transform == "pytorch_half_pixel":
             source = (x + 0.5) / s - 0.5 if length > 1 else torch.zeros_like(x)
         elif transform == "align_corners":
-            source = x * (n - 1) / (length - 1) if length > 1 else torch.zeros_like(x)
+            source = x * f32(n - 1) / f32(length - 1) if length > 1 else torch.zeros_like(x)
         elif transform == "asymmetric":
             source = x / s
         elif transform == "tf_half_pixel_for_nn":
