@@ -537,7 +537,8 @@ write("resize_scales_align_corners", nodes, outs, [scales, roi], inputs=[("x", x
 # int64 values past 2^53 through reductions, ArgMax/ArgMin, CumSum and Pad's constant: each was
 # computed through a double (2^53 + 1 became 2^53: ReduceMax gave a value no element has, ArgMax
 # a tie). Oracle: Python's integers (numpy int64, which wraps as ONNX Runtime's does).
-big = np.array([[2**53 + 1, 2, 2**53 + 3], [-(2**53) - 1, 2**53, 7]], np.int64)
+# (2^53 and 2^53 + 1 are one double: ArgMax/ArgMin must not see a tie.)
+big = np.array([[2**53, 2, 2**53 + 1, 5], [-(2**53), 7, -(2**53) - 1, 2**53 + 3]], np.int64)
 nodes, outs, consts = [], [], []
 for op in ("ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceSumSquare"):
     nodes.append(helper.make_node(op, ["x"], [op], name=op, axes=[1], keepdims=0))
