@@ -214,8 +214,7 @@ void addExecFlags(CLI::App& cmd, ExecFlags& flags, bool inputs) {
           [](std::string& text) -> std::string {
             // strtoull saturates, and reads "-1" as 2^64 - 1: a seed is digits that fit.
             errno = 0;
-            char* end = nullptr;
-            std::strtoull(text.c_str(), &end, 10);
+            std::strtoull(text.c_str(), nullptr, 10);
             bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
             return digits && errno == 0 ? "" : "not an integer from 0 to 2^64 - 1: " + text;
           },

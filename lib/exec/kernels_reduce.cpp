@@ -1,7 +1,6 @@
 // Reductions: ReduceMean/Sum/Max/Min/Prod and ArgMax/ArgMin.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #include "exec/kernels_internal.h"
@@ -26,8 +25,9 @@ namespace {
 
 // Sum, mean, max, min, product, L1 and sum of squares of integers, in int64 and wrapping to the
 // type as numpy does: through a double, 2^53 + 1 became 2^53. The mean truncates toward zero.
+template <typename OutputOf>
 Value reduceIntegers(Reduce kind, const Value& x, const std::vector<int64_t>& out_shape,
-                     int64_t out_n, const std::function<size_t(int64_t)>& output_of) {
+                     int64_t out_n, const OutputOf& output_of) {
   bool extreme = kind == Reduce::kMax || kind == Reduce::kMin;
   int64_t n = x.numel(), count = n / std::max<int64_t>(out_n, 1);
   if (count == 0 && out_n > 0 && (extreme || kind == Reduce::kMean))
@@ -269,10 +269,8 @@ std::vector<Value> cumSum(const KernelContext& c) {
   auto store = [&](size_t at, double sum) {
     if (x.isDouble())
       y.d[at] = sum;
-    else if (x.isFloat())
-      y.f[at] = static_cast<float>(sum);
     else
-      y.i[at] = static_cast<int64_t>(sum);
+      y.f[at] = static_cast<float>(sum);
   };
   bool integer = !x.isFloat() && !x.isDouble();
   for (int64_t o = 0; o < outer; ++o) {

@@ -54,26 +54,25 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
   // in·scale unrounded, which differs where that is not an integer (align_corners, 5 → 3 at
   // scale 0.6: x·4/2 against x·4/2.0); ONNX Runtime excludes the two backend tests recorded that
   // way, and fxc's conformance runner sets them apart.
-  double out_width = static_cast<double>(out);
   // The source coordinate in float32, as ONNX Runtime and PyTorch compute it: in double, 3 / 0.6f
   // is 4.9999998 and a floor picks element 4 where both pick 5 (3 / 0.6f rounds to 5.0f).
   float xs = static_cast<float>(scale), in_f = static_cast<float>(in);
-  float out_f = static_cast<float>(out_width);
+  float out_f = static_cast<float>(out);
   for (int64_t x = 0; x < out; ++x) {
     float xr = static_cast<float>(x);
     double source = 0;
     Taps taps;
     if (transform == "align_corners") {
-      source = out_width == 1 ? 0.0f : xr * (in_f - 1) / (out_f - 1);
+      source = out == 1 ? 0.0f : xr * (in_f - 1) / (out_f - 1);
     } else if (transform == "asymmetric") {
       source = xr / xs;
     } else if (transform == "tf_crop_and_resize") {
       float start = static_cast<float>(roi_start), end = static_cast<float>(roi_end);
-      source = out_width == 1 ? 0.5 * (start + end) * (in_f - 1)
-                              : start * (in_f - 1) + (xr * (end - start) * (in_f - 1)) / (out_f - 1);
+      source = out == 1 ? 0.5 * (start + end) * (in_f - 1)
+                        : start * (in_f - 1) + (xr * (end - start) * (in_f - 1)) / (out_f - 1);
       taps.outside = source < 0 || source > static_cast<double>(in - 1);
     } else if (transform == "pytorch_half_pixel") {
-      source = out_width == 1 ? 0.0f : (xr + 0.5f) / xs - 0.5f;  // the spec's 0 (ONNX Runtime)
+      source = out == 1 ? 0.0f : (xr + 0.5f) / xs - 0.5f;  // the spec's 0 (ONNX Runtime)
     } else if (transform == "tf_half_pixel_for_nn") {
       source = (xr + 0.5f) / xs;
     } else if (transform == "half_pixel") {
@@ -152,11 +151,11 @@ std::vector<Value> resize(const KernelContext& c) {
       throw ExecError("scales do not match the input rank");
     for (size_t d = 0; d < rank; ++d) {
       scales[d] = scales_in->f[d];
-      double size = scales[d] * static_cast<double>(x.shape[d]);
-      if (!(scales[d] > 0) || !(size < 0x1p62))
-        throw ExecError("scales must be positive and finite");
       // in·scale in float32, as ONNX Runtime computes it (10 × 0.7f is 7, not 6.9999998).
-      out_shape[d] = static_cast<int64_t>(static_cast<float>(x.shape[d]) * scales_in->f[d]);
+      float size = static_cast<float>(x.shape[d]) * scales_in->f[d];
+      if (!(scales[d] > 0) || !(size < 0x1p62f))
+        throw ExecError("scales must be positive and finite");
+      out_shape[d] = static_cast<int64_t>(size);
     }
   } else {
     throw ExecError("Resize needs scales or sizes");

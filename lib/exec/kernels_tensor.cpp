@@ -335,12 +335,12 @@ void addTensorKernels(KernelTable& t) {
         // The mask that keeps everything: bool from opset 10, the input's type before (1.0).
         auto keep_all = [&c](const Value& x) {
           size_t n = static_cast<size_t>(x.numel());
-          if (c.opset() > 0 && c.opset() < 10 && x.isFloat())
-            return Value::floats(x.shape, std::vector<float>(n, 1.0f));
-          if (c.opset() > 0 && c.opset() < 10 && !x.isFloat())
+          if (c.opset() == 0 || c.opset() >= 10)
+            return Value::ints(x.shape, std::vector<int64_t>(n, 1), ir::DType::kBool);
+          if (!x.isFloat())
             throw ExecError("unsupported: a Dropout-7 mask of " +
                             std::string(ir::dtypeName(x.dtype)));
-          return Value::ints(x.shape, std::vector<int64_t>(n, 1), ir::DType::kBool);
+          return Value::floats(x.shape, std::vector<float>(n, 1.0f));
         };
         const Value* training = parameter(c, "training_mode", 2);
         if (!training || training->asInts().empty() || !training->asInts()[0]) {

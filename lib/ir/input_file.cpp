@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -16,9 +17,9 @@ std::string notAnInputFile(mode_t mode) {
   return "";
 }
 
-Expected<bool> readStream(int fd, std::string& out, size_t limit) {
+Expected<bool> readStream(int fd, std::string& out, size_t limit, size_t expected) {
   size_t size = 0;
-  out.resize(1 << 20);
+  out.resize(std::max<size_t>(1 << 20, expected + 1));  // +1: the end is seen without regrowing
   while (true) {
     if (size == out.size()) out.resize(out.size() * 2);
     ssize_t n = ::read(fd, out.data() + size, out.size() - size);
@@ -49,7 +50,8 @@ Expected<std::string> readInputFile(const std::string& path, size_t limit) {
     ::close(fd);
     return Error{"larger than " + std::to_string(limit >> 20) + " MiB; not read"};
   }
-  auto read = readStream(fd, bytes, limit);
+  auto read = readStream(fd, bytes, limit,
+                         S_ISREG(info.st_mode) ? static_cast<size_t>(info.st_size) : 0);
   ::close(fd);
   if (!read) return Error{read.error()};
   return bytes;

@@ -15,8 +15,8 @@ namespace fxc {
 std::string notAnInputFile(mode_t mode);
 
 // Reads `fd` to its end into `out`; an error once more than `limit` bytes have come, or when a
-// read fails.
-Expected<bool> readStream(int fd, std::string& out, size_t limit);
+// read fails. `expected`: the size it likely has (a regular file's), read without regrowing.
+Expected<bool> readStream(int fd, std::string& out, size_t limit, size_t expected = 0);
 
 // The whole file at `path` (regular, FIFO or pipe), at most `limit` bytes.
 Expected<std::string> readInputFile(const std::string& path, size_t limit);
