@@ -191,7 +191,7 @@ Expected<LoadedModel> loadModel(const std::string& path) {
     // Kept alive by the tensors that view it, like a mapped file.
     auto bytes = std::make_shared<std::string>();
     auto read = readStream(STDIN_FILENO, *bytes, kMaxStreamedModel);
-    if (!read) return Error{"stdin: " + read.error()};
+    if (!read) return Error{read.error()};  // the caller names it <stdin>
     return parseModel(bytes->data(), bytes->size(), ".", bytes);
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
