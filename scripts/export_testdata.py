@@ -605,6 +605,12 @@ def bad_models():
                               helper.make_node("Neg", ["x"], ["y"], name="two")])
     write("unknown_domain", [helper.make_node("Frobnicate", ["x"], ["y"], name="frob", domain="com.example")])
     write("not_an_output", [helper.make_node("Relu", ["x"], ["z"], name="relu")])
+    # Nodes ONNX's schema check refuses (ONNX Runtime does not load them): an operand too many,
+    # a misspelt attribute (its default would be used: softmax over the last axis instead of 0),
+    # an attribute of the wrong type.
+    write("schema_arity", [helper.make_node("Relu", ["x", "x"], ["y"], name="relu")])
+    write("schema_attribute_name", [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axes=0)])
+    write("schema_attribute_type", [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=0.0)])
     tensor = f32("w", [2], 12)
     tensor.ClearField("float_data")
     tensor.data_location = TensorProto.EXTERNAL

@@ -148,7 +148,7 @@ class Exporter {
       if (model->ir_version() < 4) model->set_ir_version(4);
     } else {
       model->set_ir_version(8);
-      model->add_opset_import()->set_version(17);
+      model->add_opset_import()->set_version(gm_.opset > 0 ? gm_.opset : 17);
       model->mutable_graph()->set_name("fxc");
     }
     model->set_producer_name("fxc");

@@ -142,7 +142,9 @@ class Tracer {
 
   void readOpsets() {
     for (const auto& opset : model_.proto->opset_import()) {
-      domains_.insert(isDefaultDomain(opset.domain()) ? "" : opset.domain());
+      std::string domain = isDefaultDomain(opset.domain()) ? "" : opset.domain();
+      opsets_[domain] = opset.version();
+      domains_.insert(std::move(domain));
       if (isDefaultDomain(opset.domain())) default_opset_ = static_cast<int>(opset.version());
     }
     for (const auto& function : model_.proto->functions()) {
@@ -251,6 +253,8 @@ class Tracer {
            domain == "fxc" || domain.compare(0, 6, "torch.") == 0))
         throw ModelError(describe(node, static_cast<size_t>(i)) + ": domain '" + domain +
                          "' is reserved (fxc's own names for ops begin with it)");
+      if (!functions_.count(node.domain() + ":" + node.op_type()))
+        verifySchema(node, static_cast<size_t>(i));
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
         auto [existing, fresh] = values_.emplace(output, Value{i});
@@ -285,6 +289,42 @@ class Tracer {
       if (!value)
         throw ModelError("graph output '" + output.name() + "' is not produced by any node");
       ++value->uses;
+    }
+  }
+
+  // ONNX's own check of a node against its op's schema, as ONNX Runtime makes it when it loads a
+  // model: how many inputs and outputs, a required input left empty, each attribute's name and
+  // type, the required attributes. Without it a misspelt attribute (`stride` for `strides`) was
+  // ignored and its default used: a different function, without a word. Ops of a domain this
+  // build's ONNX has no schemas for, or of an opset newer than it knows (its newest schema of
+  // the op could be an older signature), are left to the kernels' own checks.
+  void verifySchema(const NodeProto& node, size_t index) const {
+    std::string domain = isDefaultDomain(node.domain()) ? "" : node.domain();
+    auto version = opsets_.find(domain);
+    if (version == opsets_.end()) return;
+    const auto& known = ::onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    auto range = known.find(domain);
+    if (range == known.end() || version->second > range->second.second) return;
+    const ::onnx::OpSchema* schema = ::onnx::OpSchemaRegistry::Schema(
+        node.op_type(), static_cast<int>(version->second), domain);
+    if (!schema) return;
+    std::string op = node.op_type() + "-" + std::to_string(schema->SinceVersion());
+    for (const auto& attr : node.attribute()) {  // ONNX's message names neither type
+      auto formal = schema->attributes().find(attr.name());
+      if (formal != schema->attributes().end() && attr.type() != formal->second.type)
+        throw ModelError(describe(node, index) + ": attribute '" + attr.name() + "' is " +
+                         AttributeProto::AttributeType_Name(attr.type()) + ", where " + op +
+                         " has " + AttributeProto::AttributeType_Name(formal->second.type));
+    }
+    try {
+      schema->Verify(node);
+    } catch (const std::exception& error) {
+      std::string why = error.what();
+      // ONNX names the node as "Node (name)"; fxc's description names it already.
+      std::string prefix = "Node (" + node.name() + ") ";
+      if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+      while (!why.empty() && (why.back() == '\n' || why.back() == '.')) why.pop_back();
+      throw ModelError(describe(node, index) + ": not a valid " + op + " (ONNX's schema): " + why);
     }
   }
 
@@ -830,6 +870,7 @@ class Tracer {
   TraceOptions options_;
   std::unique_ptr<ir::GraphModule> gm_;
   std::unordered_set<std::string> domains_;
+  std::unordered_map<std::string, int64_t> opsets_;  // imported version per domain ("" default)
   std::unordered_set<std::string> functions_;
   int default_opset_ = 1;
   // Keyed by views of the value names in model_.proto, which outlives the tracer's use of them.

@@ -5,7 +5,7 @@
 //        torch.onnx-style scope names so that module recovery is exercised too.
 // big:   a model whose one weight holds N bytes (N/4 float32 zeros) as external data in
 //        OUT.onnx.data, a sparse file: models over 2 GB without writing 2 GB.
-// attr:  y = Relu(x) whose node also carries an attribute listing N ints (a resource limit).
+// attr:  y = Transpose(x) whose perm lists N ints (a resource limit).
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
@@ -66,12 +66,12 @@ int writeAttr(long n, const std::string& path) {
   onnx::GraphProto& graph = *model.mutable_graph();
   graph.set_name("attr");
   onnx::NodeProto& node = *graph.add_node();
-  node.set_op_type("Relu");
-  node.set_name("relu");
+  node.set_op_type("Transpose");
+  node.set_name("transpose");
   node.add_input("x");
   node.add_output("y");
   onnx::AttributeProto& attr = *node.add_attribute();
-  attr.set_name("junk");
+  attr.set_name("perm");
   attr.set_type(onnx::AttributeProto::INTS);
   attr.mutable_ints()->Reserve(static_cast<int>(n));
   for (long k = 0; k < n; ++k) attr.add_ints(k);
