@@ -16,13 +16,22 @@
 # convolution to float32 (the QDQ graph's own arithmetic, in an order ONNX leaves open); the
 # integer run's accumulators are exact. What "integer vs Q/DQ" above measures is their distance.
 #
+# Trained (--trained, not part of the default run): a trained MobileNet-V2 on natural images, as
+# random weights cannot show whether quantization keeps a network's function. The weights are
+# nsfwjs's (npm; a Keras MobileNet-V2 with a five-class head, its weights stored as 8-bit
+# per-tensor codes that TensorFlow.js expands to float32), converted to ONNX by
+# scripts/keras_to_onnx.py and checked against TensorFlow.js's own run; calibration on 64 crops
+# of scikit-image's photographs, measured on 16 crops of other photographs
+# (scripts/natural_inputs.py, scripts/trained_quant.py: fxc's report, ONNX Runtime's int8 run of
+# the same QDQ file, top-1 agreement); then the speed rows for it.
+#
 # Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
 # model fxc quantize wrote (the pipeline's quant-lower: integer kernels) and ONNX Runtime's run of
 # the same QDQ file (npm onnxruntime-node, all graph optimizations: its own QDQ fusions), median
 # ms (fxc's with `bench --optimized-only`: the executed graph alone, run after run, as ONNX
 # Runtime's session is); per model, preset, batch (1, 8) and threads (1, all). Ratios: fxc int8 over ONNX Runtime
 # int8 (with their geometric mean and maximum), fxc int8 over fxc float32.
-#   scripts/bench_quant.sh [--accuracy|--float64|--speed] [--models "resnet18 resnet50 mobilenet_v2"]
+#   scripts/bench_quant.sh [--accuracy|--float64|--speed|--trained] [--models "resnet18 resnet50 mobilenet_v2"]
 #                          [--batches "1 8"] [--runs N]
 # Needs torch + torchvision to export the models, npm for ONNX Runtime (not needed by the tests).
 set -euo pipefail
@@ -36,16 +45,18 @@ while [ $# -gt 0 ]; do
     --accuracy) parts=accuracy; shift ;;
     --speed) parts=speed; shift ;;
     --float64) parts=float64; shift ;;
+    --trained) parts=trained; shift ;;
     --models) models="$2"; shift 2 ;;
     --batches) batches="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    *) echo "usage: $0 [--accuracy|--float64|--speed] [--models LIST] [--batches LIST] [--runs N]" >&2
+    *) echo "usage: $0 [--accuracy|--float64|--speed|--trained] [--models LIST] [--batches LIST] [--runs N]" >&2
        exit 2 ;;
   esac
 done
 ./scripts/setup.sh torch node  # the models come from torch.onnx; ONNX Runtime from npm
 ./scripts/build.sh build
 python=/usr/bin/python3
+[ "$parts" = trained ] && models=""  # the trained model is converted, not exported
 for model in $models; do
   [ -f "build/big/$model.onnx" ] ||
     "$python" scripts/export_testdata.py --big build/big --names "$model" >/dev/null
@@ -100,36 +111,72 @@ float64() {
   done
 }
 
-speed() {
-  ort=build/ort
-  ./scripts/ort/install.sh "$ort"
-  quantized
-  all=$(nproc)
+ratios=()
+# speed_row NAME PRESET FLOAT.onnx QDQ.onnx BATCH THREADS: one row of the speed table.
+speed_row() {
+  local name=$1 preset=$2 float=$3 file=$4 batch=$5 threads=$6 fp32 int8 ort_ms ratio
+  fp32=$(pinned "$threads" ./build/fxc bench -q "$float" --batch "$batch" --threads "$threads" \
+    --runs "$runs" --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
+  int8=$(pinned "$threads" ./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
+    --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
+  ort_ms=$(NODE_PATH=build/ort/node_modules pinned "$threads" node scripts/ort/time.js "$file" "$batch" \
+    "$threads" "$runs" | field median_ms 3)
+  ratio=$(awk "BEGIN {print $int8 / $ort_ms}")
+  ratios+=("$ratio")
+  printf '%-13s %-8s %5s %7s | %7.2f ms %7.2f ms %7.2f ms | %7.2fx %8.2fx\n' "$name" \
+    "$preset" "$batch" "$threads" "$fp32" "$int8" "$ort_ms" "$ratio" \
+    "$(awk "BEGIN {print $int8 / $fp32}")"
+}
+
+speed_header() {
   printf '%-13s %-8s %5s %7s | %10s %10s %10s | %8s %9s\n' model preset batch threads \
     "fxc fp32" "fxc int8" "ORT int8" "fxc/ORT" "int8/fp32"
+}
+
+speed() {
+  ./scripts/ort/install.sh build/ort
+  quantized
+  speed_header
   ratios=()
   for model in $models; do
     for batch in $batches; do
-      for threads in 1 "$all"; do
-        fp32=$(pinned "$threads" ./build/fxc bench -q "build/big/$model.onnx" --batch "$batch" --threads "$threads" \
-          --runs "$runs" --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
+      for threads in 1 "$(nproc)"; do
         for preset in trt ort-cpu; do
-          file=build/quant/$model.$preset.onnx
-          int8=$(pinned "$threads" ./build/fxc bench -q "$file" --batch "$batch" --threads "$threads" --runs "$runs" \
-            --warmup 2 --optimized-only --format json | field 'fused["median_ms"]' 3)
-          ort_ms=$(NODE_PATH="$ort/node_modules" pinned "$threads" node scripts/ort/time.js "$file" "$batch" \
-            "$threads" "$runs" | field median_ms 3)
-          ratio=$(awk "BEGIN {print $int8 / $ort_ms}")
-          ratios+=("$ratio")
-          printf '%-13s %-8s %5s %7s | %7.2f ms %7.2f ms %7.2f ms | %7.2fx %8.2fx\n' "$model" \
-            "$preset" "$batch" "$threads" "$fp32" "$int8" "$ort_ms" "$ratio" \
-            "$(awk "BEGIN {print $int8 / $fp32}")"
+          speed_row "$model" "$preset" "build/big/$model.onnx" "build/quant/$model.$preset.onnx" \
+            "$batch" "$threads"
         done
       done
     done
   done
   printf '%s\n' "${ratios[@]}" | awk '{ s += log($1); if ($1 > m) m = $1; n++ }
     END { printf "fxc int8 / ONNX Runtime int8: geometric mean %.2fx, max %.2fx over %d runs\n", exp(s / n), m, n }'
+}
+
+trained() {
+  ./scripts/setup.sh images
+  ./scripts/ort/install.sh build/ort
+  local dir=build/trained npm=build/trained/npm
+  if [ ! -d "$npm/node_modules/nsfwjs" ]; then
+    mkdir -p "$npm"
+    (cd "$npm" && npm install --silent --ignore-scripts nsfwjs@4.4.0 @tensorflow/tfjs@4.22.0 >/dev/null)
+  fi
+  local weights=$npm/node_modules/nsfwjs/dist/models/mobilenet_v2
+  "$python" scripts/natural_inputs.py "$dir/images"
+  NODE_PATH="$npm/node_modules" node scripts/tfjs_model.js "$weights" "$dir/mobilenet_v2" \
+    "$dir/test_nhwc.f32" 16
+  "$python" scripts/keras_to_onnx.py "$dir/mobilenet_v2" "$dir/mobilenet_v2.onnx"
+  "$python" scripts/trained_quant.py build/fxc "$dir" build/ort/node_modules
+  echo
+  speed_header
+  for batch in $batches; do
+    for threads in 1 "$(nproc)"; do
+      for preset in trt ort-cpu; do
+        speed_row "mobilenet_v2*" "$preset" "$dir/mobilenet_v2.onnx" \
+          "$dir/mobilenet_v2.$preset.per-channel.onnx" "$batch" "$threads"
+      done
+    done
+  done
+  echo "* trained weights (nsfwjs)"
 }
 
 for part in $parts; do

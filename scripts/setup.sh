@@ -4,6 +4,7 @@
 #   scripts/setup.sh torch        + PyTorch, torchvision and ONNX for Python (model export, fidelity)
 #   scripts/setup.sh node         + Node.js and npm (ONNX Runtime, npm onnxruntime-node, as a baseline)
 #   scripts/setup.sh python       + Python 3 alone (the fuzzer, JSON in the benchmark scripts)
+#   scripts/setup.sh images       + scikit-image's photographs and Pillow (natural-image inputs)
 #   scripts/setup.sh fuzz         + clang and libFuzzer (scripts/fuzz.sh)
 # The scripts that need an extra group call this themselves.
 set -euo pipefail
@@ -20,8 +21,9 @@ for group in "$@"; do
     torch) packages+=(python3 python3-numpy python3-torch python3-torchvision python3-onnx) ;;
     node) command -v npm >/dev/null || packages+=(nodejs npm) ;;  # or a node with its own npm
     python) packages+=(python3) ;;
+    images) packages+=(python3 python3-numpy python3-pil python3-skimage) ;;
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup: unknown group '$group' (torch, node, python, fuzz)" >&2; exit 2 ;;
+    *) echo "setup: unknown group '$group' (torch, node, python, images, fuzz)" >&2; exit 2 ;;
   esac
 done
 missing=()
