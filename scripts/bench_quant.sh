@@ -16,14 +16,15 @@
 # convolution to float32 (the QDQ graph's own arithmetic, in an order ONNX leaves open); the
 # integer run's accumulators are exact. What "integer vs Q/DQ" above measures is their distance.
 #
-# Trained (--trained, not part of the default run): a trained MobileNet-V2 on natural images, as
-# random weights cannot show whether quantization keeps a network's function. The weights are
-# nsfwjs's (npm; a Keras MobileNet-V2 with a five-class head, its weights stored as 8-bit
-# per-tensor codes that TensorFlow.js expands to float32), converted to ONNX by
-# scripts/keras_to_onnx.py and checked against TensorFlow.js's own run; calibration on 64 crops
-# of scikit-image's photographs, measured on 16 crops of other photographs
-# (scripts/natural_inputs.py, scripts/trained_quant.py: fxc's report, ONNX Runtime's int8 run of
-# the same QDQ file, top-1 agreement); then the speed rows for it.
+# Trained (--trained, not part of the default run): trained networks on natural images, as
+# random weights cannot show whether quantization keeps a network's function. From npm, weights
+# stored as 8-bit per-tensor codes that TensorFlow.js expands to float32: nsfwjs's Keras
+# MobileNet-V2 (a five-class head) and face-api's FaceRecognitionNet (dlib's ResNet-34, a
+# 128-value face embedding), converted to ONNX by scripts/tfjs_to_onnx.py and checked against
+# the packages' own TensorFlow.js runs; calibration on 64 crops of scikit-image's photographs,
+# measured on 16 crops of other photographs (scripts/natural_inputs.py,
+# scripts/trained_quant.py: fxc's report, ONNX Runtime's int8 run of the same QDQ file, the QDQ
+# model computed exactly in float64, top-1 agreement); then the speed rows for them.
 #
 # Speed (--speed): the float model (fxc after its execution pipeline), fxc's int8 run of the QDQ
 # model fxc quantize wrote (the pipeline's quant-lower: integer kernels) and ONNX Runtime's run of
@@ -156,27 +157,38 @@ trained() {
   ./scripts/setup.sh images
   ./scripts/ort/install.sh build/ort
   local dir=build/trained npm=build/trained/npm
-  if [ ! -d "$npm/node_modules/nsfwjs" ]; then
+  if [ ! -d "$npm/node_modules/@vladmandic/face-api" ]; then
     mkdir -p "$npm"
-    (cd "$npm" && npm install --silent --ignore-scripts nsfwjs@4.4.0 @tensorflow/tfjs@4.22.0 >/dev/null)
+    (cd "$npm" && npm install --silent --ignore-scripts nsfwjs@4.4.0 @vladmandic/face-api@1.7.15 \
+      @tensorflow/tfjs@4.22.0 @tensorflow/tfjs-backend-wasm@4.22.0 >/dev/null)
   fi
-  local weights=$npm/node_modules/nsfwjs/dist/models/mobilenet_v2
-  "$python" scripts/natural_inputs.py "$dir/images"
-  NODE_PATH="$npm/node_modules" node scripts/tfjs_model.js "$weights" "$dir/mobilenet_v2" \
-    "$dir/test_nhwc.f32" 16
-  "$python" scripts/keras_to_onnx.py "$dir/mobilenet_v2" "$dir/mobilenet_v2.onnx"
-  "$python" scripts/trained_quant.py build/fxc "$dir" build/ort/node_modules
-  echo
+  local modules=$npm/node_modules
+  # name, kind, input size, weights directory
+  local networks=("mobilenet_v2 keras 224 $modules/nsfwjs/dist/models/mobilenet_v2"
+                  "faceres faceapi 150 $modules/@vladmandic/face-api/model")
+  for network in "${networks[@]}"; do
+    read -r name kind size weights <<<"$network"
+    echo "== $name (trained: $kind)"
+    "$python" scripts/natural_inputs.py "$dir/$name" "$size"
+    NODE_PATH="$modules" node scripts/tfjs_model.js "$kind" "$weights" "$dir/$name" \
+      "$dir/$name/test_nhwc.f32" 16 2>/dev/null
+    "$python" scripts/tfjs_to_onnx.py "$dir/$name" "$dir/$name.onnx"
+    "$python" scripts/trained_quant.py build/fxc "$dir" "$name" build/ort/node_modules
+    echo
+  done
   speed_header
-  for batch in $batches; do
-    for threads in 1 "$(nproc)"; do
-      for preset in trt ort-cpu; do
-        speed_row "mobilenet_v2*" "$preset" "$dir/mobilenet_v2.onnx" \
-          "$dir/mobilenet_v2.$preset.per-channel.onnx" "$batch" "$threads"
+  for network in "${networks[@]}"; do
+    read -r name _ <<<"$network"
+    for batch in $batches; do
+      for threads in 1 "$(nproc)"; do
+        for preset in trt ort-cpu; do
+          speed_row "$name*" "$preset" "$dir/$name.onnx" "$dir/$name.$preset.per-channel.onnx" \
+            "$batch" "$threads"
+        done
       done
     done
   done
-  echo "* trained weights (nsfwjs)"
+  echo "* trained weights: nsfwjs's MobileNet-V2, face-api's ResNet-34 (faceres)"
 }
 
 for part in $parts; do

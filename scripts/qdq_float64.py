@@ -8,7 +8,8 @@ and DequantizeLinear as their arithmetic in onnx_ops.py, the module cast to doub
 that shares no kernel with fxc, and whose convolutions do not round their sums to float32.
 Prints one line: SQNR in dB of each run against float64, the mean over the inputs.
 
-  qdq_float64.py FXC MODEL.onnx [--inputs N] [--batch B]
+  qdq_float64.py FXC MODEL.onnx [--inputs N] [--batch B] [--input FILE.npy]
+--input: one run on the samples in FILE (the model's one input, a batch) instead of N random ones.
 
 Needs torch (Debian's python3-torch) and numpy.
 """
@@ -30,6 +31,7 @@ def main():
     parser.add_argument("model")
     parser.add_argument("--inputs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=1)
+    parser.add_argument("--input", help="a .npy of samples for the model's one input")
     args = parser.parse_args()
     runs = {"integer": [], "float32 reference": [], "float32 oneDNN": []}
     with tempfile.TemporaryDirectory() as work:
@@ -37,8 +39,10 @@ def main():
         run(args.fxc, "codegen", args.model, "-o", package, "-q")
         sys.path.insert(0, work)
         module = importlib.import_module("qdq_package").load().double().eval()
-        for seed in range(1, args.inputs + 1):
-            common = [args.fxc, "run", args.model, "--batch", str(args.batch), "--seed", str(seed), "-q"]
+        for seed in range(1, 2 if args.input else args.inputs + 1):
+            feed = (["--input", f"{module.onnx_inputs[0]}={args.input}"] if args.input else
+                    ["--batch", str(args.batch), "--seed", str(seed)])
+            common = [args.fxc, "run", args.model, *feed, "-q"]
             inputs = os.path.join(work, f"in{seed}")
             dirs = {name: os.path.join(work, f"{k}_{seed}") for k, name in enumerate(runs)}
             run(*common, "--save-inputs", inputs, "--output-dir", dirs["integer"])
