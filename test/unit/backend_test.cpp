@@ -234,6 +234,11 @@ TEST_CASE("pooling: oneDNN equals the reference, ceil_mode and count_include_pad
       {true, 2, 2, {0, 0, 0, 0}, 0, 0, 9, 9},     {false, 3, 1, {1, 1, 1, 1}, 0, 1, 10, 7},
       {false, 3, 1, {1, 1, 1, 1}, 0, 0, 10, 7},   {false, 2, 2, {0, 0, 0, 0}, 1, 0, 9, 9},
       {false, 3, 2, {1, 1, 1, 1}, 1, 1, 10, 10},  // the reference's case (extra window)
+      // The last window ends before the input: face-api's ResNet stem pool (72 → 35) and its
+      // shortcut pools (35 → 17), padded and not, rows and columns apart.
+      {true, 3, 2, {0, 0, 0, 0}, 0, 0, 72, 72},   {false, 2, 2, {0, 0, 0, 0}, 0, 1, 35, 35},
+      {false, 2, 2, {0, 0, 0, 0}, 0, 0, 35, 34},  {true, 3, 2, {1, 1, 1, 1}, 0, 0, 10, 11},
+      {false, 3, 2, {1, 0, 1, 0}, 0, 1, 12, 9},
   };
   for (const Case& c : cases) {
     CAPTURE(c.max);

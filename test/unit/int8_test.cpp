@@ -520,14 +520,15 @@ TEST_CASE("8-bit max pooling and concatenation on oneDNN equal the reference, bi
     ir::Node* c = b.g().placeholder("c");
     ir::Node* cat =
         b.g().callFunction("torch.cat", {a, bq, c}, {{"axis", ir::Argument(int64_t{1})}});
-    auto pool = [&](ir::Node* x, int64_t stride, int64_t pad) {
+    auto pool = [&](ir::Node* x, int64_t stride, int64_t pad, int64_t k = 3) {
       return b.g().callFunction("torch.nn.functional.max_pool2d", {x},
-                                {{"kernel_shape", ints({3, 3})},
+                                {{"kernel_shape", ints({k, k})},
                                  {"strides", ints({stride, stride})},
                                  {"pads", ints({pad, pad, pad, pad})}});
     };
-    b.g().output(ir::Argument::tuple(
-        {ir::Argument(pool(cat, 1, 1)), ir::Argument(pool(c, 2, 0)), ir::Argument(cat)}));
+    // The last: 2 × 2, stride 2 on 9 × 9 (its last window ends before the input's edge).
+    b.g().output(ir::Argument::tuple({ir::Argument(pool(cat, 1, 1)), ir::Argument(pool(c, 2, 0)),
+                                      ir::Argument(cat), ir::Argument(pool(cat, 2, 0, 2))}));
     std::vector<Value> inputs = {
         randomFloats({2, 16, 9, 9}, -6.0f, 6.0f, 61), randomFloats({2, 8, 9, 9}, -6.0f, 6.0f, 62),
         randomInts({2, 5, 9, 9}, dtype, u8 ? 0 : -128, u8 ? 255 : 127, 63)};
