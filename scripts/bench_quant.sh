@@ -19,8 +19,8 @@
 # Trained (--trained, not part of the default run): trained networks on natural images, as
 # random weights cannot show whether quantization keeps a network's function. From npm, weights
 # stored as 8-bit per-tensor codes that TensorFlow.js expands to float32: nsfwjs's Keras
-# MobileNet-V2 (a five-class head) and face-api's FaceRecognitionNet (dlib's ResNet-34, a
-# 128-value face embedding), converted to ONNX by scripts/tfjs_to_onnx.py and checked against
+# MobileNet-V2 and Inception-v3 (five-class heads) and face-api's FaceRecognitionNet (dlib's
+# ResNet-34, a 128-value face embedding), converted to ONNX by scripts/tfjs_to_onnx.py and checked against
 # the packages' own TensorFlow.js runs; calibration on 64 crops of scikit-image's photographs,
 # measured on 16 crops of other photographs (scripts/natural_inputs.py,
 # scripts/trained_quant.py: fxc's report, ONNX Runtime's int8 run of the same QDQ file, the QDQ
@@ -165,7 +165,8 @@ trained() {
   local modules=$npm/node_modules
   # name, kind, input size, weights directory
   local networks=("mobilenet_v2 keras 224 $modules/nsfwjs/dist/models/mobilenet_v2"
-                  "faceres faceapi 150 $modules/@vladmandic/face-api/model")
+                  "faceres faceapi 150 $modules/@vladmandic/face-api/model"
+                  "inception_v3 keras 299 $modules/nsfwjs/dist/models/inception_v3")
   for network in "${networks[@]}"; do
     read -r name kind size weights <<<"$network"
     echo "== $name (trained: $kind)"
@@ -188,7 +189,7 @@ trained() {
       done
     done
   done
-  echo "* trained weights: nsfwjs's MobileNet-V2, face-api's ResNet-34 (faceres)"
+  echo "* trained weights: nsfwjs's MobileNet-V2 and Inception-v3, face-api's ResNet-34 (faceres)"
 }
 
 for part in $parts; do

@@ -3,9 +3,9 @@
 // TensorFlow.js itself, in one float32 file. With an input file it runs the network with the
 // package's own code in TensorFlow.js (the oracle of the conversion: no fxc or ONNX code).
 //   node tfjs_model.js keras MODEL_DIR OUT_DIR [INPUTS.f32 N]
-//     nsfwjs's Keras MobileNet-V2 (model.min.js exports the topology and weight manifest, the
-//     shard a base64 string); INPUTS: N samples NHWC [N, 224, 224, 3] in [0, 1]; writes
-//     OUT_DIR/tfjs_logits.f32, the last Dense layer's output before its softmax.
+//     nsfwjs's Keras models (model.min.js exports the topology and weight manifest, each shard
+//     a base64 string); INPUTS: N samples NHWC [N, S, S, 3] in [0, 1], S the model's input
+//     size; writes OUT_DIR/tfjs_logits.f32, the last Dense layer's output before its softmax.
 //   node tfjs_model.js faceapi MODEL_DIR OUT_DIR [INPUTS.f32 N]
 //     face-api's FaceRecognitionNet (dlib's ResNet-34 face embedding); INPUTS: NHWC
 //     [N, 150, 150, 3] in [0, 1]; writes OUT_DIR/tfjs_logits.f32, the 128-value descriptors
@@ -46,7 +46,7 @@ async function keras(modelDir, outDir, inputs, count) {
     throw new Error('expected the last layer to be a Dense with softmax');
   last.config.activation = 'linear';  // logits: what quantization is measured on
   const manifest = module.weightsManifest;
-  const data = Buffer.concat(manifest[0].paths.map(
+  const data = Buffer.concat(manifest.flatMap((group) => group.paths).map(
       (p) => Buffer.from(require(path.resolve(modelDir, p + '.min.js')), 'base64')));
   const model = await tf.loadLayersModel(tf.io.fromMemory({
     modelTopology: topology,
@@ -56,7 +56,7 @@ async function keras(modelDir, outDir, inputs, count) {
   save(outDir, {kind: 'keras', layers: layers},
        model.weights.map((w) => [w.originalName || w.name, w.read()]));
   if (!inputs) return null;
-  return model.predict(readInputs(inputs, count, 224));
+  return model.predict(readInputs(inputs, count, layers[0].config.batch_input_shape[1]));
 }
 
 async function faceapi(modelDir, outDir, inputs, count) {

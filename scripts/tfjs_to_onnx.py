@@ -2,8 +2,8 @@
 """Converts a trained network that scripts/tfjs_model.js read from an npm package (its
 architecture and float32 weights) to ONNX with NCHW activations, the layout torch.onnx writes:
 fxc and ONNX Runtime then see a trained network as they see a torchvision export. Two kinds:
-- keras: a Keras functional model; only the layers a Keras MobileNet-V2 uses are converted, any
-  other layer or setting is refused, never approximated;
+- keras: a Keras functional model; only the layers Keras's MobileNet-V2 and Inception-v3 use are
+  converted, any other layer or setting is refused, never approximated;
 - faceapi: face-api's FaceRecognitionNet (dlib's ResNet-34 face embedding), written after its
   forward code (FaceRecognitionNet.ts, convLayer.ts, residualLayer.ts); its per-channel scale
   layers as BatchNormalization with mean 0, variance 1 and epsilon 0 (exactly x * w + b).
@@ -97,12 +97,13 @@ def keras(spec, weights, nodes, inits):
                                           pads=pads, dilations=[1, 1]))
             value_of[name] = activation(name, name, c["activation"])
         elif kind == "BatchNormalization":
-            if c["axis"] not in (-1, 3) or not c["center"] or not c["scale"]:
+            if c["axis"] not in (-1, 3) or not c["center"]:
                 raise SystemExit(f"tfjs_to_onnx: BatchNormalization {name}'s settings")
-            params = [const(f"{name}.{p}", weights[f"{name}/{k}"])
-                      for p, k in (("weight", "gamma"), ("bias", "beta"),
-                                   ("running_mean", "moving_mean"),
-                                   ("running_var", "moving_variance"))]
+            beta = weights[f"{name}/beta"]
+            gamma = weights[f"{name}/gamma"] if c["scale"] else np.ones_like(beta)
+            params = [const(f"{name}.weight", gamma), const(f"{name}.bias", beta)] + [
+                const(f"{name}.{p}", weights[f"{name}/{k}"])
+                for p, k in (("running_mean", "moving_mean"), ("running_var", "moving_variance"))]
             nodes.append(helper.make_node("BatchNormalization", [value_of[ins[0]]] + params,
                                           [name], name=name, epsilon=c["epsilon"]))
             value_of[name] = name
@@ -117,16 +118,38 @@ def keras(spec, weights, nodes, inits):
                 nodes.append(helper.make_node("Clip", [value_of[ins[0]], lo, hi], [name],
                                               name=name))
             value_of[name] = name
+        elif kind == "Activation":
+            value_of[name] = activation(name, value_of[ins[0]], c["activation"])
+        elif kind == "Concatenate":
+            if c["axis"] not in (-1, 3):
+                raise SystemExit(f"tfjs_to_onnx: Concatenate {name} along axis {c['axis']}")
+            nodes.append(helper.make_node("Concat", [value_of[i] for i in ins], [name], name=name,
+                                          axis=1))
+            value_of[name] = name
+        elif kind == "MaxPooling2D":
+            if c["padding"] != "valid":
+                raise SystemExit(f"tfjs_to_onnx: padded max pooling {name}")
+            nodes.append(helper.make_node("MaxPool", [value_of[ins[0]]], [name], name=name,
+                                          kernel_shape=c["pool_size"], strides=c["strides"]))
+            value_of[name] = name
         elif kind == "Add":
             if len(ins) != 2:
                 raise SystemExit(f"tfjs_to_onnx: Add {name} of {len(ins)} operands")
             nodes.append(helper.make_node("Add", [value_of[i] for i in ins], [name], name=name))
             value_of[name] = name
         elif kind == "AveragePooling2D":
-            if c["padding"] != "valid":
-                raise SystemExit(f"tfjs_to_onnx: padded average pooling {name}")
+            kh, kw = c["pool_size"]
+            if c["padding"] == "same":  # TensorFlow averages over the window's inputs only
+                if c["strides"] != [1, 1] or kh % 2 == 0 or kw % 2 == 0:
+                    raise SystemExit(f"tfjs_to_onnx: 'same' average pooling {name}")
+                pads = [kh // 2, kw // 2, kh // 2, kw // 2]
+            elif c["padding"] == "valid":
+                pads = [0, 0, 0, 0]
+            else:
+                raise SystemExit(f"tfjs_to_onnx: padding {c['padding']} of {name}")
             nodes.append(helper.make_node("AveragePool", [value_of[ins[0]]], [name], name=name,
-                                          kernel_shape=c["pool_size"], strides=c["strides"]))
+                                          kernel_shape=[kh, kw], strides=c["strides"], pads=pads,
+                                          count_include_pad=0))
             value_of[name] = name
         elif kind == "Flatten":
             # Keras flattens NHWC: channels innermost.
