@@ -1070,15 +1070,56 @@ Kernel int8Bound(Kernel reference) {
   };
 }
 
+// Sixteen and eight floats: an AVX-512 and an AVX2 register (two and four SSE ones in the
+// baseline clone).
+using Floats16 = float __attribute__((vector_size(64)));
+using Floats8 = float __attribute__((vector_size(32)));
+
+// Channels [c0, c0 + kVectors · lanes) of output pixel (oy, ox) of a channels-last float max
+// pool, kept in registers through the window: from -inf through the window's pixels in the
+// reference's order, as its std::max(acc, v) does (a NaN v leaves acc; -0 after +0 keeps +0:
+// `acc < v ? v : acc` is vmaxps with v first), so every element is bit for bit the reference's.
+// Keeping the maxima in registers instead of reading and writing the output at every window
+// pixel made the pools of squeezenet1_1, resnet18 and googlenet about a fifth faster at batch 1.
+template <typename Floats, int kVectors>
+inline void maxPoolChannels(const PoolGeometry& g, const float* in, int64_t oy, int64_t ox,
+                            int64_t c0, float* out) {
+  constexpr int64_t kLanes = sizeof(Floats) / sizeof(float);
+  const Window& win = g.win;
+  const Floats lowest = Floats{} - std::numeric_limits<float>::infinity();
+  Floats acc[kVectors];
+  for (Floats& a : acc) a = lowest;
+  for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
+    int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+    if (iy < 0 || iy >= g.h) continue;
+    for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+      int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+      if (ix < 0 || ix >= g.w) continue;
+      const float* v = in + (iy * g.w + ix) * g.ch + c0;
+      for (int k = 0; k < kVectors; ++k) {
+        Floats x;
+        std::memcpy(&x, v + kLanes * k, sizeof x);
+        acc[k] = acc[k] < x ? x : acc[k];
+      }
+    }
+  }
+  std::memcpy(out + c0, acc, sizeof acc);
+}
+
 // One output row of a channels-last float max pool (`in`: the batch entry's [h, w, ch] pixels):
-// each output pixel's channels from -inf through the window's pixels in the reference's order,
-// as its std::max(acc, v) does (a NaN v leaves acc; -0 after +0 keeps +0: vmaxps with the
-// operands in this order), so every element is bit for bit the reference's.
+// 64 channels at a time, then 16, then 8, then the last few one by one, each as
+// maxPoolChannels says.
 FXC_VECTOR_CLONES void maxPoolRow(const PoolGeometry& g, const float* in, int64_t oy, float* out) {
   const Window& win = g.win;
   const int64_t ch = g.ch;
+  const int64_t wide = ch / 64 * 64, sixteens = ch / 16 * 16, eights = ch / 8 * 8;
   for (int64_t ox = 0; ox < g.ow; ++ox, out += ch) {
-    for (int64_t k = 0; k < ch; ++k) out[k] = -std::numeric_limits<float>::infinity();
+    for (int64_t c0 = 0; c0 < wide; c0 += 64) maxPoolChannels<Floats16, 4>(g, in, oy, ox, c0, out);
+    for (int64_t c0 = wide; c0 < sixteens; c0 += 16)
+      maxPoolChannels<Floats16, 1>(g, in, oy, ox, c0, out);
+    if (eights > sixteens) maxPoolChannels<Floats8, 1>(g, in, oy, ox, sixteens, out);
+    if (eights == ch) continue;
+    for (int64_t k = eights; k < ch; ++k) out[k] = -std::numeric_limits<float>::infinity();
     for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
       int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
       if (iy < 0 || iy >= g.h) continue;
@@ -1086,7 +1127,7 @@ FXC_VECTOR_CLONES void maxPoolRow(const PoolGeometry& g, const float* in, int64_
         int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
         if (ix < 0 || ix >= g.w) continue;
         const float* v = in + (iy * g.w + ix) * ch;
-        for (int64_t k = 0; k < ch; ++k) out[k] = out[k] < v[k] ? v[k] : out[k];
+        for (int64_t k = eights; k < ch; ++k) out[k] = out[k] < v[k] ? v[k] : out[k];
       }
     }
   }

@@ -376,10 +376,12 @@ struct ChannelsLast {
 };
 
 // Values with the edges a max pool must keep: NaN, -inf after the convolution (3e38 · -2),
-// +inf, and runs of them filling whole windows.
+// +inf, runs of them filling whole windows, and zeros of both signs (a max of +0 and -0 keeps
+// the one the window reaches first).
 Value edgy(std::vector<int64_t> shape, uint32_t seed) {
   Value v = input(std::move(shape), seed);
   for (size_t k = 0; k < v.f.size(); ++k) {
+    if (k % 5 == 2) v.f[k] = (k * 2654435761u) & 64 ? 0.0f : -0.0f;  // signs mixed in a channel
     if (k % 13 == 0) v.f[k] = std::numeric_limits<float>::quiet_NaN();
     if (k % 17 == 0 || (k / 40) % 9 == 4) v.f[k] = 3e38f;  // -inf once doubled and negated
     if (k % 19 == 0) v.f[k] = -3e38f;
@@ -400,29 +402,56 @@ TEST_CASE("channels-last max pooling and concatenation equal the reference bit f
       {2, 2, 1, {0, 0, 0, 0}, 0, 24, 9, 9},
       {3, 1, 2, {2, 1, 0, 2}, 1, 20, 10, 7},  // dilated, uneven padding
       {5, 3, 1, {2, 2, 2, 2}, 1, 40, 8, 8},   // windows past the input (ceil_mode)
+      {3, 2, 1, {1, 1, 1, 1}, 0, 84, 9, 10},  // 64 channels at a time, then 16, then 4
+      {2, 1, 1, {0, 0, 1, 1}, 0, 8, 5, 6},    // fewer than 16
   };
+  // Each case on a convolution's output, and on an input permuted from [N, H, W, C] (those
+  // bytes read as channels-last: the input's own values, signed zeros the convolution's sums
+  // would make +0 among them).
   for (const Case& c : cases) {
-    CAPTURE(c.k);
-    CAPTURE(c.channels);
-    ChannelsLast net;
-    ir::Module* pool = net.gm->addModule("pool", "MaxPool2d");
-    pool->attributes() = {{"kernel_shape", ints({c.k, c.k})},
-                          {"strides", ints({c.stride, c.stride})},
-                          {"dilations", ints({c.dilation, c.dilation})},
-                          {"pads", ints(c.pads)},
-                          {"ceil_mode", ir::Argument(c.ceil_mode)}};
-    ir::Graph& g = net.gm->graph();
-    g.output(g.callModule("pool", {net.conv("conv", c.channels)}));
-    std::vector<Value> inputs = {edgy({2, c.channels, c.h, c.w}, 5)};
-    Value want = runOn(*net.gm, inputs, Backend::kReference)[0];
-    size_t infinite = 0;
-    for (float v : want.f) infinite += v == -std::numeric_limits<float>::infinity();
-    CHECK(infinite > 0);  // the windows of -inf are there to be kept
-    Interpreter fast(*net.gm, Backend::kCpu);
-    for (int run = 0; run < 2; ++run) {
-      auto got = fast.run(inputs);
-      REQUIRE_MESSAGE(got, (got ? "" : got.error()));
-      checkSameBits(got.value()[0], want);
+    for (bool permuted : {false, true}) {
+      CAPTURE(c.k);
+      CAPTURE(c.channels);
+      CAPTURE(permuted);
+      ChannelsLast net;
+      ir::Module* pool = net.gm->addModule("pool", "MaxPool2d");
+      pool->attributes() = {{"kernel_shape", ints({c.k, c.k})},
+                            {"strides", ints({c.stride, c.stride})},
+                            {"dilations", ints({c.dilation, c.dilation})},
+                            {"pads", ints(c.pads)},
+                            {"ceil_mode", ir::Argument(c.ceil_mode)}};
+      ir::Graph& g = net.gm->graph();
+      ir::Node* x = permuted ? g.callFunction("torch.permute", {g.placeholder("x")},
+                                              {{"perm", ints({0, 3, 1, 2})}})
+                             : net.conv("conv", c.channels);
+      g.output(g.callModule("pool", {x}));
+      std::vector<Value> inputs = {
+          permuted ? edgy({2, c.h, c.w, c.channels}, 5) : edgy({2, c.channels, c.h, c.w}, 5)};
+      if (permuted) {
+        // The infinities the convolution makes of ±3e38; the other values negative, so that
+        // many windows' maximum is a zero, of either sign, as the first zero they reach.
+        for (float& v : inputs[0].f) {
+          if (std::fabs(v) == 3e38f) v = v > 0 ? -std::numeric_limits<float>::infinity()
+                                               : std::numeric_limits<float>::infinity();
+          else if (v != 0.0f) v = -std::fabs(v);
+        }
+      }
+      Value want = runOn(*net.gm, inputs, Backend::kReference)[0];
+      size_t infinite = 0, negative_zeros = 0, positive_zeros = 0;
+      for (float v : want.f) {
+        infinite += v == -std::numeric_limits<float>::infinity();
+        negative_zeros += v == 0.0f && std::signbit(v);
+        positive_zeros += v == 0.0f && !std::signbit(v);
+      }
+      // The windows of -inf are there to be kept (runs along a plane: the convolution's input).
+      if (!permuted) CHECK(infinite > 0);
+      if (permuted) CHECK((negative_zeros > 0 && positive_zeros > 0));
+      Interpreter fast(*net.gm, Backend::kCpu);
+      for (int run = 0; run < 2; ++run) {
+        auto got = fast.run(inputs);
+        REQUIRE_MESSAGE(got, (got ? "" : got.error()));
+        checkSameBits(got.value()[0], want);
+      }
     }
   }
   // Concatenations of channels-last values (along channels, and along rows), and with a plain
