@@ -586,7 +586,8 @@ void addOptimizeFlag(CLI::App& cmd, ExecFlags& flags) {
   cmd.add_option("-O", flags.optimize,
                  "1 (default): run after the execution pipeline (quant-fold-weights, quant-lower, "
                  "simplify, conv-bn, conv-add-relu, conv-relu, linear-bias, conv-act, linear-act, "
-                 "bn-relu, channel-shuffle; -v lists what each did); 0: the graph as written")
+                 "bn-relu, channel-shuffle, attention; -v lists what each did); 0: the graph as "
+                 "written")
       ->option_text("LEVEL")
       ->check(CLI::Range(0, 1));
 }
@@ -605,6 +606,7 @@ std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec:
     specs.push_back("linear-act");
     specs.push_back("bn-relu");
     specs.push_back("channel-shuffle");
+    specs.push_back("attention");
   }
   return parsePasses(specs);
 }

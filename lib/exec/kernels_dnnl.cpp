@@ -1320,6 +1320,36 @@ Kernel softmax(Kernel reference) {
   };
 }
 
+// Softmax of contiguous rows in place on oneDNN's softmax (the attention kernel's score blocks),
+// one primitive per row shape and thread, on the calling thread (inside the kernel's parallel
+// region, or serial). Declines where a row shows a NaN afterwards, as the softmax kernel above
+// does: oneDNN leaves a row with a NaN or +inf partly finite.
+bool dnnlSoftmaxRows(float* x, int64_t rows, int64_t n) {
+  struct Cached {
+    int64_t rows = -1, n = -1;
+    dnnl::softmax_forward primitive;
+    memory::desc desc;
+  };
+  thread_local Cached cached[2];
+  thread_local dnnl::stream own_stream(engine());
+  Cached* hit = nullptr;
+  for (Cached& k : cached) hit = k.rows == rows && k.n == n ? &k : hit;
+  if (!hit) {  // two row shapes: a head's full blocks and its last
+    cached[1] = std::move(cached[0]);
+    hit = &cached[0];
+    hit->desc = plainDesc({rows, n});
+    dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, hit->desc, 1);
+    hit->primitive = dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(desc, engine()));
+    hit->rows = rows;
+    hit->n = n;
+  }
+  memory m(hit->desc, engine(), x);
+  SerialScope scope(true);
+  hit->primitive.execute(own_stream, {{DNNL_ARG_SRC, m}, {DNNL_ARG_DST, m}});
+  own_stream.wait();
+  return !holds(x, static_cast<size_t>(rows * n), NAN);
+}
+
 // Σ f(in[k]) in double, in eight running sums: one sum's chain of dependent additions ran the
 // LayerNorm rows at a few cycles an element; eight pipeline (and vectorize). Only the order of
 // the double additions changes, far below float32's precision.
@@ -1920,6 +1950,7 @@ void addFastKernels(KernelTable& t) {
   wrap(t, {"module:Linear", "onnx.Gemm"}, [](const Kernel& r) { return linear(r, false); });
   wrap(t, {"module:LinearAct"}, [](const Kernel& r) { return linear(r, true); });
   add(t, {"operator.matmul"}, matmulKernel(dnnlProduct, true));
+  add(t, {"fxc.Attention"}, attentionKernel(dnnlProduct, dnnlSoftmaxRows, true));
   wrap(t, {"torch.nn.functional.pad", "module:ConstantPad2d"}, constantPadByRows);
   wrap(t, {"onnx.Gather"}, gatherByBlocks);
   onednn::addLayoutKernels(t);  // last: they wrap the kernels above (the plain eltwise ones too)

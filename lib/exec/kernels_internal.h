@@ -229,6 +229,15 @@ Kernel gemmKernel(Product product);  // Gemm and Linear
 // threads at once), the batch's products on the thread pool when there are many.
 Kernel matmulKernel(Product product, bool parallel_batches = false);
 
+// Softmax along each of `rows` rows of `n` floats, in place: the reference's arithmetic
+// (softmaxRows), or a faster one on the CPU backend, which may decline (false: x is then
+// garbage, and the caller makes the rows again for softmaxRows).
+using RowSoftmax = bool (*)(float* x, int64_t rows, int64_t n);
+bool softmaxRows(float* x, int64_t rows, int64_t n);
+// fxc.Attention (the attention pass's): matmul(softmax(matmul(a, b) [+ mask], axis = -1), v),
+// one block of a head's score rows at a time; `parallel` as matmulKernel's.
+Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel = false);
+
 // log(1 + eˣ), without its overflow: above 15 as x + log1p(e⁻ˣ) (log1p(exp(x)) was inf past 88.7,
 // where the answer is x).
 inline float softplus(float x) {

@@ -497,6 +497,145 @@ Kernel matmulKernel(Product product, bool parallel_batches) {
   };
 }
 
+// The reference softmax's arithmetic (normalizeAlong below) on contiguous rows: the peak, then
+// Σ exp(x − peak) in double, each element exp(x − peak) / Σ rounded once.
+bool softmaxRows(float* x, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r, x += n) {
+    float peak = -std::numeric_limits<float>::infinity();
+    for (int64_t j = 0; j < n; ++j) peak = x[j] > peak ? x[j] : peak;
+    double sum = 0;
+    for (int64_t j = 0; j < n; ++j) sum += std::exp(static_cast<double>(x[j]) - peak);
+    for (int64_t j = 0; j < n; ++j)
+      x[j] = static_cast<float>(std::exp(static_cast<double>(x[j]) - peak) / sum);
+  }
+  return true;
+}
+
+// fxc.Attention(a, b, v, mask, scale; divide) = matmul(softmax(matmul(a, b) ·/ scale + mask,
+// axis = -1), v), mask and scale optional (None), scale one element, multiplying the scores or
+// dividing them (`divide`), for a [..., Lq, d], b [..., d, Lk], v [..., Lk, dv] of one rank with
+// the same leading dimensions, and a mask that broadcasts to the scores [..., Lq, Lk] without
+// enlarging them (the attention pass proves all of it from the shapes; a run on other shapes is
+// refused here). Each head's scores are made a block of rows at a time, at most kScoreBlock
+// floats, and used while they are in cache: the same products, scaling, sum and softmax per
+// element as the ops written out, never the whole [Lq, Lk] matrix of every head in memory.
+Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
+  return [product, softmax, parallel](const KernelContext& c) -> std::vector<Value> {
+    if (c.inputCount() < 3 || c.inputCount() > 5)
+      throw ExecError("Attention takes a, b, v, mask, scale");
+    const Value& a = requireFloat(c.input(0), "a");
+    const Value& b = requireFloat(c.input(1), "b");
+    const Value& v = requireFloat(c.input(2), "v");
+    const Value* mask = c.optionalInput(3);
+    const Value* scale = c.optionalInput(4);
+    if (mask) requireFloat(*mask, "the mask");
+    if (scale && requireFloat(*scale, "the scale").numel() != 1)
+      throw ExecError("the scale " + shapeText(scale->shape) + " is not one element");
+    const bool divide = c.intAttribute("divide", 0) != 0;
+    size_t rank = a.shape.size();
+    auto sameLead = [&](const Value& x) {
+      return x.shape.size() == rank && std::equal(a.shape.begin(), a.shape.end() - 2, x.shape.begin());
+    };
+    if (rank < 2 || !sameLead(b) || !sameLead(v) || a.shape[rank - 1] != b.shape[rank - 2] ||
+        b.shape[rank - 1] != v.shape[rank - 2] || (scale && scale->shape.size() > rank))
+      throw ExecError("Attention of a " + shapeText(a.shape) + ", b " + shapeText(b.shape) +
+                      " and v " + shapeText(v.shape) +
+                      ": not one rank with the same leading dimensions and matching products");
+    const int64_t lq = a.shape[rank - 2], d = a.shape[rank - 1], lk = b.shape[rank - 1],
+                  dv = v.shape[rank - 1];
+    std::vector<int64_t> scores = a.shape;
+    scores.back() = lk;
+    // The mask's strides over the scores' dimensions (0 where it broadcasts).
+    std::vector<int64_t> mask_strides(rank, 0);
+    if (mask) {
+      const std::vector<int64_t>& ms = mask->shape;
+      if (ms.size() > rank)
+        throw ExecError("the mask " + shapeText(ms) + " does not broadcast to the scores " +
+                        shapeText(scores));
+      int64_t step = 1;
+      for (size_t k = 0; k < ms.size(); ++k) {
+        size_t d_mask = ms.size() - 1 - k, d_scores = rank - 1 - k;
+        if (ms[d_mask] != 1 && ms[d_mask] != scores[d_scores])
+          throw ExecError("the mask " + shapeText(ms) + " does not broadcast to the scores " +
+                          shapeText(scores));
+        mask_strides[d_scores] = ms[d_mask] == 1 ? 0 : step;
+        step *= ms[d_mask];
+      }
+    }
+    std::vector<int64_t> shape = a.shape;
+    shape.back() = dv;
+    Value y = Value::floats(shape, std::vector<float>(static_cast<size_t>(checkedNumel(shape))));
+    int64_t heads = 1;
+    for (size_t k = 0; k + 2 < rank; ++k) heads *= a.shape[k];
+    if (y.f.empty()) return outputs(std::move(y));
+    constexpr int64_t kScoreBlock = 1 << 16;  // 256 KB of scores: within a core's L2
+    const int64_t block = std::clamp<int64_t>(kScoreBlock / std::max<int64_t>(lk, 1), 1, lq);
+    const int64_t blocks = (lq + block - 1) / block, units = heads * blocks;
+    std::vector<int64_t> lead_strides = stridesOf(std::vector<int64_t>(a.shape.begin(), a.shape.end() - 2));
+    auto unit = [&](int64_t u, std::vector<float>& s) {
+      int64_t head = u / blocks, r0 = (u % blocks) * block, rows = std::min(block, lq - r0);
+      s.resize(static_cast<size_t>(rows * lk));
+      auto makeScores = [&] {
+        if (d > 0)
+          product(false, false, rows, lk, d, a.f.data() + (head * lq + r0) * d,
+                  b.f.data() + head * d * lk, s.data());
+        else
+          std::fill(s.begin(), s.end(), 0.0f);
+        if (scale) {  // as the Mul or Div of the scores by the scale does, element by element
+          const float by = scale->f[0];
+          if (divide) {
+            for (float& x : s) x = x / by;
+          } else {
+            for (float& x : s) x = x * by;
+          }
+        }
+        if (!mask) return;
+        int64_t base = 0;
+        for (size_t k = 0; k + 2 < rank; ++k)
+          base += ((head / lead_strides[k]) % a.shape[k]) * mask_strides[k];
+        for (int64_t i = 0; i < rows; ++i) {
+          const float* m = mask->f.data() + base + (r0 + i) * mask_strides[rank - 2];
+          float* row = s.data() + i * lk;
+          for (int64_t j = 0; j < lk; ++j) row[j] += m[j * mask_strides[rank - 1]];
+        }
+      };
+      makeScores();
+      if (!softmax(s.data(), rows, lk)) {
+        makeScores();
+        softmaxRows(s.data(), rows, lk);
+      }
+      float* out = y.f.data() + (head * lq + r0) * dv;
+      if (lk > 0)
+        product(false, false, rows, dv, lk, s.data(), v.f.data() + head * lk * dv, out);
+      else
+        std::fill(out, out + rows * dv, 0.0f);
+    };
+    double flops = 4.0 * static_cast<double>(heads) * static_cast<double>(lq) *
+                   static_cast<double>(lk) * static_cast<double>(d + dv) / 2.0;
+    if (parallel && units >= 2 * maxThreads() && maxThreads() > 1 && flops >= kSerialFlops) {
+      std::exception_ptr error;
+#pragma omp parallel
+      {
+        std::vector<float> s;
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < units; ++u) {
+          try {
+            unit(u, s);
+          } catch (...) {
+#pragma omp critical(fxc_attention_error)
+            if (!error) error = std::current_exception();
+          }
+        }
+      }
+      if (error) std::rethrow_exception(error);
+    } else {
+      std::vector<float> s;
+      for (int64_t u = 0; u < units; ++u) unit(u, s);
+    }
+    return outputs(std::move(y));
+  };
+}
+
 namespace {
 
 template <bool kMax>
@@ -684,6 +823,7 @@ void addNeuralNetKernels(KernelTable& t) {
   add(t, {"module:Linear", "onnx.Gemm"}, gemmKernel(referenceProduct));
   add(t, {"module:LinearAct"}, thenActivation(gemmKernel(referenceProduct)));
   add(t, {"operator.matmul"}, matmulKernel(referenceProduct));
+  add(t, {"fxc.Attention"}, attentionKernel(referenceProduct, softmaxRows));
   add(t, {"module:MaxPool2d", "torch.nn.functional.max_pool2d"}, pool2d<true>);
   add(t, {"module:AvgPool2d", "torch.nn.functional.avg_pool2d"}, pool2d<false>);
   add(t, {"module:AdaptiveAvgPool2d", "torch.nn.functional.adaptive_avg_pool2d"},

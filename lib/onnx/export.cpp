@@ -339,6 +339,7 @@ class Exporter {
     if (node.target() == "fxc.QLinearConvAct" || node.target() == "fxc.QLinearConvTranspose")
       return emitQuantizedConvolution(node);
     if (node.target() == "torch.nn.functional.channel_shuffle") return emitChannelShuffle(node);
+    if (node.target() == "fxc.Attention") return emitAttention(node);
     const NodeRecord* record = recordOf(node);
     const NodeProto* original =
         record && record->protos.size() == 1 ? record->protos[0].get() : nullptr;
@@ -546,6 +547,44 @@ class Exporter {
     last.set_name(node.name());
     last.add_input(swap.output(0));
     last.add_input(shapeName(shape, "_shape"));
+    setOutputs(node, last, nullptr);
+  }
+
+  // fxc.Attention (the attention pass's) is written as the ops it stands for: MatMul(a, b), Mul
+  // or Div by the scale and Add of the mask where it has them, Softmax along the original axis,
+  // MatMul with v.
+  void emitAttention(const ir::Node& node) {
+    const ir::Argument* axis = node.kwarg("axis");
+    const ir::Argument* divide = node.kwarg("divide");
+    const std::vector<ir::Argument>& args = node.args();
+    bool well_formed = args.size() == 5 && axis && axis->kind() == ir::Argument::Kind::kInt &&
+                       divide && divide->kind() == ir::Argument::Kind::kInt &&
+                       node.kwargs().size() == 2;
+    for (size_t k = 0; well_formed && k < args.size(); ++k)
+      well_formed = args[k].isNode() || (k >= 3 && args[k].isNone());
+    if (!well_formed)
+      throw ModelError("node '" + node.name() +
+                       "': Attention takes (a, b, v, mask, scale, axis = k, divide = b)");
+    std::string base = value_.at(&node);
+    std::string scores = addStep("MatMul", node.name() + "_scores",
+                                 {valueOf(args[0], node), valueOf(args[1], node)}, base + "_scores")
+                             .output(0);
+    if (args[4].isNode())
+      scores = addStep(divide->toInt() != 0 ? "Div" : "Mul", node.name() + "_scaled",
+                       {scores, valueOf(args[4], node)}, base + "_scaled")
+                   .output(0);
+    if (args[3].isNode())
+      scores = addStep("Add", node.name() + "_masked", {scores, valueOf(args[3], node)},
+                       base + "_masked")
+                   .output(0);
+    NodeProto& softmax =
+        addStep("Softmax", node.name() + "_softmax", {scores}, base + "_probabilities");
+    writeAttributes({{"axis", *axis}}, softmax, node);
+    NodeProto& last = *graph_->add_node();
+    last.set_op_type("MatMul");
+    last.set_name(node.name());
+    last.add_input(softmax.output(0));
+    last.add_input(valueOf(args[2], node));
     setOutputs(node, last, nullptr);
   }
 

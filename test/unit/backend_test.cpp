@@ -1687,6 +1687,179 @@ TEST_CASE(
   }
 }
 
+// The attention pass against the graph as written: on the reference kernels the same bits (the
+// same products, scaling, sum and softmax per element), on the CPU backend within 1e-6 of the
+// range (its products may sum in another order), NaN where the written graph has NaN (a row
+// masked throughout); each near miss left as written. Blocks: 80 × 900 scores is 73,728 floats,
+// more than one block (65,536), so a head runs in two blocks of 72 and 8 rows.
+TEST_CASE("attention: matmul, scale, mask, softmax, matmul as one fxc.Attention") {
+  struct Case {
+    const char* what = "";
+    std::vector<int64_t> a = {3, 80, 16}, b = {3, 16, 900}, v = {3, 900, 8};
+    std::vector<int64_t> mask = {80, 900};  // empty: no mask
+    int scale = 1;                          // 0 none, 1 Mul (scale first), 2 Div
+    std::vector<int64_t> scale_shape = {1};
+    int64_t axis = -1;
+    bool masked_row = false;   // a row of -inf: NaN throughout
+    bool second_user = false;  // the softmax's output read by another op too
+    bool shapes_known = true;
+    std::string options;
+    int fused = 1;
+  };
+  auto with = [](const char* what, const std::function<void(Case&)>& change) {
+    return variant<Case>(what, change);
+  };
+  const std::vector<Case> cases = {
+      with("scale and mask", [](Case&) {}),
+      with("no scale, no mask", [](Case& k) {
+        k.scale = 0;
+        k.mask.clear();
+      }),
+      with("divided, mask per head", [](Case& k) {
+        k.scale = 2;
+        k.mask = {3, 1, 900};
+      }),
+      with("a row masked throughout", [](Case& k) { k.masked_row = true; }),
+      with("rank 4, axis 3, a [1, 1] scale", [](Case& k) {
+        k.a = {2, 2, 80, 16};
+        k.b = {2, 2, 16, 900};
+        k.v = {2, 2, 900, 8};
+        k.mask = {1, 2, 80, 900};
+        k.axis = 3;
+        k.scale_shape = {1, 1};
+      }),
+      with("small heads: below min-scores", [](Case& k) {
+        k.a = {3, 16, 16};
+        k.b = {3, 16, 16};
+        k.v = {3, 16, 8};
+        k.mask = {16, 16};
+        k.fused = 0;
+      }),
+      with("small heads, min-scores 0", [](Case& k) {
+        k.a = {3, 16, 16};
+        k.b = {3, 16, 16};
+        k.v = {3, 16, 8};
+        k.mask = {16, 16};
+        k.options = ":min-scores=0";
+      }),
+      with("softmax along another axis", [](Case& k) {
+        k.axis = 1;
+        k.fused = 0;
+      }),
+      with("the mask enlarges the scores", [](Case& k) {
+        k.a = {1, 80, 16};
+        k.b = {1, 16, 900};
+        k.v = {1, 900, 8};
+        k.mask = {3, 80, 900};
+        k.fused = 0;
+      }),
+      with("a scale of two elements", [](Case& k) {
+        k.scale_shape = {2, 1, 1};
+        k.a = {2, 80, 16};
+        k.b = {2, 16, 900};
+        k.v = {2, 900, 8};
+        k.fused = 0;
+      }),
+      with("b broadcast over the heads", [](Case& k) {
+        k.b = {1, 16, 900};
+        k.fused = 0;
+      }),
+      with("the probabilities read twice", [](Case& k) {
+        k.second_user = true;
+        k.fused = 0;
+      }),
+      with("shapes unknown", [](Case& k) {
+        k.shapes_known = false;
+        k.fused = 0;
+      }),
+  };
+  for (const Case& k : cases) {
+    std::string what = k.what;
+    CAPTURE(what);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Graph& g = gm->graph();
+    auto known = [&](ir::Node* node, const std::vector<int64_t>& dims) {
+      node->meta.dtype = "float32";
+      if (!k.shapes_known) return node;
+      std::vector<std::string> shape;
+      for (int64_t d : dims) shape.push_back(std::to_string(d));
+      node->meta.shape = shape;
+      return node;
+    };
+    std::vector<int64_t> scores_shape = k.a;
+    scores_shape.back() = k.b.back();
+    std::vector<int64_t> out_shape = k.a;
+    out_shape.back() = k.v.back();
+    ir::Node* a = known(g.placeholder("a"), k.a);
+    ir::Node* b = known(g.placeholder("b"), k.b);
+    ir::Node* v = known(g.placeholder("v"), k.v);
+    ir::Node* x = known(g.callFunction("operator.matmul", {a, b}), scores_shape);
+    if (k.scale != 0) {
+      auto c = tensor(k.scale_shape, 7);
+      gm->setTensor("scale", c);
+      ir::Node* scale = known(g.getAttr("scale"), k.scale_shape);
+      x = known(k.scale == 1 ? g.callFunction("operator.mul", {scale, x})
+                             : g.callFunction("operator.truediv", {x, scale}),
+                scores_shape);
+    }
+    std::vector<Value> inputs = {input(k.a, 1), input(k.b, 2), input(k.v, 3)};
+    if (!k.mask.empty()) {
+      ir::Node* mask = known(g.placeholder("mask"), k.mask);
+      x = known(g.callFunction("operator.add", {x, mask}), scores_shape);
+      Value m = input(k.mask, 4);
+      int64_t row = k.mask.back();
+      // Causal above the diagonal, and (masked_row) all of row 5.
+      for (size_t e = 0; e < m.f.size(); ++e) {
+        int64_t j = static_cast<int64_t>(e) % row, i = static_cast<int64_t>(e) / row;
+        if (k.mask.size() >= 2 && j > (i % k.mask[k.mask.size() - 2]) + 400)
+          m.f[e] = -std::numeric_limits<float>::infinity();
+        if (k.masked_row && i == 5) m.f[e] = -std::numeric_limits<float>::infinity();
+      }
+      inputs.push_back(m);
+    }
+    ir::Node* p = known(g.callFunction("torch.softmax", {x}, {{"axis", ir::Argument(k.axis)}}),
+                        scores_shape);
+    ir::Node* y = known(g.callFunction("operator.matmul", {p, v}), out_shape);
+    if (k.second_user)
+      g.output(ir::Argument::tuple({ir::Argument(y), ir::Argument(p)}));
+    else
+      g.output(y);
+    auto want = runOnBoth(*gm, inputs);
+    auto request = fxc::passes::parsePassSpec("attention" + k.options);
+    REQUIRE(request.ok());
+    auto result = request.value().pass->run(*gm, request.value().options);
+    REQUIRE_MESSAGE(result.ok(), result.error());
+    int64_t fused = 0, softmaxes = 0;
+    for (const ir::Node* node : g) {
+      fused += node->target() == "fxc.Attention";
+      softmaxes += node->target() == "torch.softmax";
+    }
+    CHECK(fused == k.fused);
+    CHECK(softmaxes == 1 - k.fused);
+    CHECK(ir::lintGraph(g, gm.get()).empty());
+    auto got = runOnBoth(*gm, inputs);
+    checkSameBits(got[0], want[0]);
+    for (size_t o = 0; o < want[1].size(); ++o) {
+      size_t nans = 0, nan_mismatch = 0;
+      Value finite_got = got[1][o], finite_want = want[1][o];
+      for (size_t e = 0; e < finite_want.f.size(); ++e) {
+        bool a_nan = std::isnan(finite_got.f[e]), w_nan = std::isnan(finite_want.f[e]);
+        nans += w_nan;
+        nan_mismatch += a_nan != w_nan;
+        if (a_nan || w_nan) finite_got.f[e] = finite_want.f[e] = 0;
+      }
+      CHECK(nan_mismatch == 0);
+      if (k.fused) CHECK((nans > 0) == k.masked_row);
+      CHECK(normalizedError(finite_got, finite_want) < 1e-6);
+    }
+    // Export writes the ops back (MatMul, Mul or Div, Add, Softmax, MatMul); read back as plain
+    // ops on the reference kernels, the outputs are the same bits.
+    auto again = exportAndReadBack(*gm);
+    checkSameBits(runOn(*again, inputs, Backend::kReference), want[0]);
+  }
+}
+
 TEST_CASE("Linear on oneDNN's matmul (weight packed once, bias fused) equals the reference") {
   struct Case {
     int64_t trans_b;
