@@ -52,14 +52,14 @@ def vision(name, size=224):
     return make
 
 
-def transformer(kind, norm_first):
+def transformer(kind, norm_first, tokens=16, width=64, ff=128):
     def make():
         layer_type = torch.nn.TransformerEncoderLayer if kind == "encoder" else torch.nn.TransformerDecoderLayer
         # Sequence first: torch 1.13's batch-first fast path has no ONNX export.
-        layer = layer_type(64, 4, 128, dropout=0.0, norm_first=norm_first)
+        layer = layer_type(width, 4, ff, dropout=0.0, norm_first=norm_first)
         if kind == "encoder":
             model = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
-            return non_trivial(model), (torch.randn(16, 2, 64),)
+            return non_trivial(model), (torch.randn(tokens, 2, width),)
         model = torch.nn.TransformerDecoder(layer, 2)
         return non_trivial(model), (torch.randn(16, 2, 64), torch.randn(12, 2, 64))
     return make
@@ -104,6 +104,9 @@ MODELS = {
     "transformer_encoder_norm_first": transformer("encoder", True),
     "transformer_decoder": transformer("decoder", False),
     "transformer_decoder_norm_first": transformer("decoder", True),
+    # Long sequences (1,024 tokens, 4 heads of 64): where attention's scores (4 MB a head) leave
+    # the cache unless they are made a block at a time (the attention pass).
+    "transformer_encoder_long": transformer("encoder", False, tokens=1024, width=256, ff=1024),
     "lstm_bidirectional_2": recurrent("LSTM", True, 2),
     "gru_bidirectional_2": recurrent("GRU", True, 2),
 }
