@@ -398,6 +398,7 @@ struct QConvPlan {
   // is reordered first: oneDNN 2.6 runs a binary source in a layout other than the output's on
   // its reference convolution, 17 ms instead of 0.03 for a 3 × 3, 32-channel one at 35 × 35).
   memory::desc addend;
+  std::vector<int64_t> addend_shape;  // the addend's (float or 8-bit) the plan was made for
   bool use_reference = false;
   dnnl::primitive conv;  // a convolution, or a deconvolution (fxc.QLinearConvTranspose)
   memory::desc dst;
@@ -446,6 +447,7 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
   const Value* addend = to_float ? c.optionalInput(7) : nullptr;
   // QLinearConvAct's 8-bit addend (its scale and zero point one constant each).
   const Value* addend8 = with_activation ? c.optionalInput(9) : nullptr;
+  if (addend || addend8) plan->addend_shape = (addend ? addend : addend8)->shape;
   std::string activation = to_float ? c.stringAttribute("activation", "") : "";
   std::optional<Eltwise> post;  // QLinearConvAct's activation, when it has one
   if (with_activation && c.attribute("activation") && !(post = postOpOf(c))) return plan;
@@ -611,10 +613,14 @@ Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = fa
     if (!geometry) return onPlainInputs(reference, c);  // the reference's error
     const ConvGeometry& g = *geometry;
     const Value* addend8 = out == QConvOut::kInt8Activation ? c.optionalInput(9) : nullptr;
+    const Value* addend = to_float ? c.optionalInput(7) : nullptr;
     QConvPlan& plan = c.plan<QConvPlan>(
         [&](const QConvPlan& kept) {
+          // The addends' shapes too: the plan checked them (another shape: the reference's error).
           return kept.src_shape == x.shape && kept.src_type == x.dtype &&
-                 (!addend8 || kept.addend.data_type() == dnnlType(addend8->dtype));
+                 (!addend8 || (kept.addend.data_type() == dnnlType(addend8->dtype) &&
+                               kept.addend_shape == addend8->shape)) &&
+                 (!addend || kept.addend_shape == addend->shape);
         },
         [&] { return planQLinearConv(c, g, x, out, transposed); });
     if (plan.use_reference) return onPlainInputs(reference, c);
@@ -628,7 +634,6 @@ Kernel quantizedConvolution(Kernel reference, QConvOut out, bool transposed = fa
       }
     }
     memory dst(plan.dst, engine());
-    const Value* addend = to_float ? c.optionalInput(7) : nullptr;
     if (addend) fillForSum(*addend, dst);
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, plan.src.apply(memoryOf(x))},
                                             {DNNL_ARG_WEIGHTS, plan.weights},
@@ -1196,6 +1201,25 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
   return plan;
 }
 
+// Whether some window of the pool reads no input element (every tap along an axis in the padding):
+// the reference refuses such a pool, where oneDNN would answer the type's minimum for an 8-bit max
+// (a value, not a sign of the empty window as float's -FLT_MAX is).
+bool someWindowInPadding(const PoolGeometry& g) {
+  const Window& win = g.win;
+  const int64_t sizes[2] = {g.h, g.w}, outs[2] = {g.oh, g.ow};
+  for (size_t d = 0; d < 2; ++d) {
+    for (int64_t o = 0; o < outs[d]; ++o) {
+      bool reads = false;
+      for (int64_t k = 0; k < win.kernel[d] && !reads; ++k) {
+        int64_t at = o * win.strides[d] - win.pads[d] + k * win.dilations[d];
+        reads = at >= 0 && at < sizes[d];
+      }
+      if (!reads) return true;
+    }
+  }
+  return false;
+}
+
 template <bool kMax>
 Kernel pooling(Kernel reference) {
   return [reference](const KernelContext& c) -> std::vector<Value> {
@@ -1205,6 +1229,7 @@ Kernel pooling(Kernel reference) {
     if (!(x.isFloat() || int8) || x.shape.size() != 4 || !c.state() || (kMax && c.outputUsed(1)))
       return onPlainInputs(reference, c);
     PoolGeometry g = poolGeometry(c, x);
+    if (someWindowInPadding(g)) return onPlainInputs(reference, c);  // its error
     memory src = memoryOf(x);
     if (kMax && !int8 &&
         src.get_desc() ==

@@ -467,6 +467,21 @@ TEST_CASE("QLinearConvAct with an 8-bit addend: oneDNN's int8 convolution equals
       if (c.activation != "Hardtanh")
         CHECK((clipped > want.i.size() / 4) == (c.activation == "ReLU"));
     }
+    // The same interpreter given an addend of another shape (x's the same: the plan is kept for
+    // x) refuses as the reference does, then runs the first inputs again unchanged.
+    std::vector<Value> wider = inputs;
+    wider[1] = randomInts({c.n, c.cout, oh, ow + 1}, c.z_type, z_u8 ? 0 : -128, z_u8 ? 255 : 127, 56);
+    auto refused = Interpreter(*b.gm, Backend::kReference).run(wider);
+    REQUIRE_FALSE(refused.ok());
+    Interpreter fast(*b.gm, Backend::kCpu);
+    auto first = fast.run(inputs);
+    REQUIRE_MESSAGE(first.ok(), first.error());
+    auto bad = fast.run(wider);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() == refused.error());
+    auto again = fast.run(inputs);
+    REQUIRE_MESSAGE(again.ok(), again.error());
+    CHECK(again.value()[0].i == first.value()[0].i);
   }
 }
 
@@ -505,6 +520,28 @@ TEST_CASE("8-bit loops: QuantizeLinear, QLinearAdd, Max, DequantizeLinear equal 
   Builder q;
   q.g().output(q.quantize(q.g().placeholder("x"), 0.1f, 7, ir::DType::kUInt8));
   CHECK(fastKernelTakes(*q.gm, {randomFloats({1, 8, 4, 4}, -1, 1, 3)}));
+}
+
+// A window entirely in the padding (pads 3 above a 3 × 1 window, stride 2): the reference
+// refuses the pool; oneDNN answered the type's minimum for the first output row (-128, 0), a
+// number the model does not define. Both backends refuse, with the reference's message.
+TEST_CASE("8-bit max pooling with a window entirely in the padding is refused on both backends") {
+  for (ir::DType dtype : {ir::DType::kUInt8, ir::DType::kInt8}) {
+    CAPTURE(static_cast<int>(dtype));
+    Builder b;
+    ir::Node* x = b.g().placeholder("x");
+    b.g().output(b.g().callFunction("torch.nn.functional.max_pool2d", {x},
+                                    {{"kernel_shape", ints({3, 1})},
+                                     {"strides", ints({2, 1})},
+                                     {"pads", ints({3, 0, 0, 0})}}));
+    bool u8 = dtype == ir::DType::kUInt8;
+    std::vector<Value> inputs = {randomInts({1, 16, 11, 11}, dtype, u8 ? 0 : -128, u8 ? 255 : 127, 64)};
+    for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+      auto ran = Interpreter(*b.gm, backend).run(inputs);
+      REQUIRE_FALSE(ran.ok());
+      CHECK(ran.error().find("a pooling window lies entirely in the padding") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("8-bit max pooling and concatenation on oneDNN equal the reference, bit for bit") {
