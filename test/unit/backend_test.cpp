@@ -404,6 +404,8 @@ TEST_CASE("channels-last max pooling and concatenation equal the reference bit f
       {5, 3, 1, {2, 2, 2, 2}, 1, 40, 8, 8},   // windows past the input (ceil_mode)
       {3, 2, 1, {1, 1, 1, 1}, 0, 84, 9, 10},  // 64 channels at a time, then 16, then 4
       {2, 1, 1, {0, 0, 1, 1}, 0, 8, 5, 6},    // fewer than 16
+      {3, 2, 1, {1, 1, 1, 1}, 0, 200, 7, 9},  // three times 64, then 8
+      {3, 1, 1, {0, 0, 0, 0}, 0, 72, 5, 5},   // 64, then 8
   };
   // Each case on a convolution's output, and on an input permuted from [N, H, W, C] (those
   // bytes read as channels-last: the input's own values, signed zeros the convolution's sums
