@@ -26,7 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                  "add-to-mul",
                                                  "replace-op:from=Relu,to=Sigmoid",
                                                  "simplify:max-bytes=65536",
-                                                 "quant-fold-weights"};
+                                                 "quant-fold-weights",
+                                                 "linear-bias",
+                                                 "conv-act",
+                                                 "linear-act",
+                                                 "bn-relu",
+                                                 "channel-shuffle",
+                                                 "attention:min-scores=0"};
   fxc::fuzz::runPassSpecs(*gm, specs);  // a refusal ends the sequence; the export follows
   auto exported = fxc::onnx::exportModel(*gm);
   if (!exported) return 0;
