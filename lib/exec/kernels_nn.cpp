@@ -600,7 +600,7 @@ Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
         }
       };
       makeScores();
-      if (!softmax(s.data(), rows, lk)) {
+      if (lk > 0 && !softmax(s.data(), rows, lk)) {  // no row to normalize where Lk is 0
         makeScores();
         softmaxRows(s.data(), rows, lk);
       }

@@ -1744,6 +1744,12 @@ TEST_CASE("attention: matmul, scale, mask, softmax, matmul as one fxc.Attention"
         k.mask = {16, 16};
         k.options = ":min-scores=0";
       }),
+      with("no keys (Lk 0), min-scores 0", [](Case& k) {
+        k.b = {3, 16, 0};
+        k.v = {3, 0, 8};
+        k.mask.clear();
+        k.options = ":min-scores=0";
+      }),
       with("softmax along another axis", [](Case& k) {
         k.axis = 1;
         k.fused = 0;
