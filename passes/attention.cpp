@@ -132,8 +132,9 @@ std::optional<Match> attentionAt(ir::Node* last, int64_t min_scores, std::string
   if (m.scores->users().size() != 1 || (m.scaling && m.scaling->users().size() != 1) ||
       (m.sum && m.sum->users().size() != 1) || m.softmax->users().size() != 1)
     return (why = "the scores or probabilities have other users"), std::nullopt;
-  if (lq * lk < min_scores)
-    return (why = "one head's scores (" + std::to_string(lq * lk) + ") are below min-scores"),
+  int64_t head_scores = 0;  // declared shapes can be any numbers: past int64 is "many"
+  if (!__builtin_mul_overflow(lq, lk, &head_scores) && head_scores < min_scores)
+    return (why = "one head's scores (" + std::to_string(head_scores) + ") are below min-scores"),
            std::nullopt;
   return m;
 }

@@ -44,11 +44,15 @@ std::optional<std::vector<int64_t>> constantInts(const ir::GraphModule& gm, cons
 }
 
 // ONNX Reshape's result shape for `target` over an input of `shape` (allowzero 0: a 0 copies the
-// input's dimension there, one -1 takes what is left), or nothing where it is malformed.
+// input's dimension there, one -1 takes what is left), or nothing where it is malformed or a
+// product of its dimensions would not fit int64 (declared shapes can be any numbers: the
+// fuzzer's 254319552060456996 · 18295873486192644).
 std::optional<std::vector<int64_t>> reshaped(const std::vector<int64_t>& shape,
                                              std::vector<int64_t> target) {
   int64_t total = 1, known = 1;
-  for (int64_t d : shape) total *= d;
+  for (int64_t d : shape) {
+    if (d < 0 || __builtin_mul_overflow(total, d, &total)) return std::nullopt;
+  }
   size_t inferred = target.size();
   for (size_t k = 0; k < target.size(); ++k) {
     if (target[k] == 0 && k < shape.size()) target[k] = shape[k];
@@ -56,8 +60,7 @@ std::optional<std::vector<int64_t>> reshaped(const std::vector<int64_t>& shape,
       inferred = k;
       continue;
     }
-    if (target[k] < 1) return std::nullopt;
-    known *= target[k];
+    if (target[k] < 1 || __builtin_mul_overflow(known, target[k], &known)) return std::nullopt;
   }
   if (inferred < target.size()) {
     if (total % known != 0) return std::nullopt;
@@ -97,8 +100,10 @@ std::optional<int64_t> shuffleGroups(const ir::GraphModule& gm, const ir::Node* 
   }
   if (!merged || *merged != *shape)
     return (why = "the second reshape does not restore the input's shape"), std::nullopt;
+  int64_t channels = 0;
   if (split->size() != rank + 1 || (*split)[0] != (*shape)[0] || (*split)[1] < 1 ||
-      (*split)[2] < 1 || (*split)[1] * (*split)[2] != (*shape)[1] ||
+      (*split)[2] < 1 || __builtin_mul_overflow((*split)[1], (*split)[2], &channels) ||
+      channels != (*shape)[1] ||
       !std::equal(split->begin() + 3, split->end(), shape->begin() + 2))
     return (why = "the first reshape is not [N, g, C/g, ...] of the input"), std::nullopt;
   const ir::Argument* perm = permute->kwarg("perm");
