@@ -101,8 +101,7 @@ std::optional<Match> attentionAt(ir::Node* last, int64_t min_scores, std::string
               std::equal(a->begin(), a->end() - 2, b->begin()) &&
               std::equal(a->begin(), a->end() - 2, v->begin());
   if (!same)
-    return (why = "a, b and v are not of one rank with the same leading dimensions"),
-           std::nullopt;
+    return (why = "a, b and v are not of one rank with the same leading dimensions"), std::nullopt;
   int64_t lq = (*a)[rank - 2], lk = (*b)[rank - 1];
   if ((*a)[rank - 1] != (*b)[rank - 2] || lk != (*v)[rank - 2])
     return (why = "the products' inner dimensions differ"), std::nullopt;
@@ -126,8 +125,7 @@ std::optional<Match> attentionAt(ir::Node* last, int64_t min_scores, std::string
     int64_t elements = 1;
     for (int64_t dim : scale ? *scale : std::vector<int64_t>{}) elements *= dim;
     if (!scale || elements != 1 || scale->size() > rank)
-      return (why = "the scale is not one float32 element of a rank the scores have"),
-             std::nullopt;
+      return (why = "the scale is not one float32 element of a rank the scores have"), std::nullopt;
   }
   if (m.scores->users().size() != 1 || (m.scaling && m.scaling->users().size() != 1) ||
       (m.sum && m.sum->users().size() != 1) || m.softmax->users().size() != 1)

@@ -103,8 +103,7 @@ std::optional<int64_t> shuffleGroups(const ir::GraphModule& gm, const ir::Node* 
   int64_t channels = 0;
   if (split->size() != rank + 1 || (*split)[0] != (*shape)[0] || (*split)[1] < 1 ||
       (*split)[2] < 1 || __builtin_mul_overflow((*split)[1], (*split)[2], &channels) ||
-      channels != (*shape)[1] ||
-      !std::equal(split->begin() + 3, split->end(), shape->begin() + 2))
+      channels != (*shape)[1] || !std::equal(split->begin() + 3, split->end(), shape->begin() + 2))
     return (why = "the first reshape is not [N, g, C/g, ...] of the input"), std::nullopt;
   const ir::Argument* perm = permute->kwarg("perm");
   std::vector<int64_t> swap = {0, 2, 1};

@@ -534,7 +534,8 @@ Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
     const bool divide = c.intAttribute("divide", 0) != 0;
     size_t rank = a.shape.size();
     auto sameLead = [&](const Value& x) {
-      return x.shape.size() == rank && std::equal(a.shape.begin(), a.shape.end() - 2, x.shape.begin());
+      return x.shape.size() == rank &&
+             std::equal(a.shape.begin(), a.shape.end() - 2, x.shape.begin());
     };
     if (rank < 2 || !sameLead(b) || !sameLead(v) || a.shape[rank - 1] != b.shape[rank - 2] ||
         b.shape[rank - 1] != v.shape[rank - 2] || (scale && scale->shape.size() > rank))
@@ -571,7 +572,8 @@ Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
     constexpr int64_t kScoreBlock = 1 << 16;  // 256 KB of scores: within a core's L2
     const int64_t block = std::clamp<int64_t>(kScoreBlock / std::max<int64_t>(lk, 1), 1, lq);
     const int64_t blocks = (lq + block - 1) / block, units = heads * blocks;
-    std::vector<int64_t> lead_strides = stridesOf(std::vector<int64_t>(a.shape.begin(), a.shape.end() - 2));
+    std::vector<int64_t> lead_strides =
+        stridesOf(std::vector<int64_t>(a.shape.begin(), a.shape.end() - 2));
     auto unit = [&](int64_t u, std::vector<float>& s) {
       int64_t head = u / blocks, r0 = (u % blocks) * block, rows = std::min(block, lq - r0);
       s.resize(static_cast<size_t>(rows * lk));
@@ -610,8 +612,8 @@ Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
       else
         std::fill(out, out + rows * dv, 0.0f);
     };
-    double flops = 4.0 * static_cast<double>(heads) * static_cast<double>(lq) *
-                   static_cast<double>(lk) * static_cast<double>(d + dv) / 2.0;
+    double flops = 2.0 * static_cast<double>(heads) * static_cast<double>(lq) *
+                   static_cast<double>(lk) * static_cast<double>(d + dv);
     if (parallel && units >= 2 * maxThreads() && maxThreads() > 1 && flops >= kSerialFlops) {
       std::exception_ptr error;
 #pragma omp parallel

@@ -427,15 +427,17 @@ TEST_CASE("channels-last max pooling and concatenation equal the reference bit f
                                               {{"perm", ints({0, 3, 1, 2})}})
                              : net.conv("conv", c.channels);
       g.output(g.callModule("pool", {x}));
-      std::vector<Value> inputs = {
-          permuted ? edgy({2, c.h, c.w, c.channels}, 5) : edgy({2, c.channels, c.h, c.w}, 5)};
+      std::vector<Value> inputs = {permuted ? edgy({2, c.h, c.w, c.channels}, 5)
+                                            : edgy({2, c.channels, c.h, c.w}, 5)};
       if (permuted) {
         // The infinities the convolution makes of ±3e38; the other values negative, so that
         // many windows' maximum is a zero, of either sign, as the first zero they reach.
         for (float& v : inputs[0].f) {
-          if (std::fabs(v) == 3e38f) v = v > 0 ? -std::numeric_limits<float>::infinity()
-                                               : std::numeric_limits<float>::infinity();
-          else if (v != 0.0f) v = -std::fabs(v);
+          if (std::fabs(v) == 3e38f)
+            v = v > 0 ? -std::numeric_limits<float>::infinity()
+                      : std::numeric_limits<float>::infinity();
+          else if (v != 0.0f)
+            v = -std::fabs(v);
         }
       }
       Value want = runOn(*net.gm, inputs, Backend::kReference)[0];
@@ -1713,73 +1715,85 @@ TEST_CASE("attention: matmul, scale, mask, softmax, matmul as one fxc.Attention"
   };
   const std::vector<Case> cases = {
       with("scale and mask", [](Case&) {}),
-      with("no scale, no mask", [](Case& k) {
-        k.scale = 0;
-        k.mask.clear();
-      }),
-      with("divided, mask per head", [](Case& k) {
-        k.scale = 2;
-        k.mask = {3, 1, 900};
-      }),
+      with("no scale, no mask",
+           [](Case& k) {
+             k.scale = 0;
+             k.mask.clear();
+           }),
+      with("divided, mask per head",
+           [](Case& k) {
+             k.scale = 2;
+             k.mask = {3, 1, 900};
+           }),
       with("a row masked throughout", [](Case& k) { k.masked_row = true; }),
-      with("rank 4, axis 3, a [1, 1] scale", [](Case& k) {
-        k.a = {2, 2, 80, 16};
-        k.b = {2, 2, 16, 900};
-        k.v = {2, 2, 900, 8};
-        k.mask = {1, 2, 80, 900};
-        k.axis = 3;
-        k.scale_shape = {1, 1};
-      }),
-      with("small heads: below min-scores", [](Case& k) {
-        k.a = {3, 16, 16};
-        k.b = {3, 16, 16};
-        k.v = {3, 16, 8};
-        k.mask = {16, 16};
-        k.fused = 0;
-      }),
-      with("small heads, min-scores 0", [](Case& k) {
-        k.a = {3, 16, 16};
-        k.b = {3, 16, 16};
-        k.v = {3, 16, 8};
-        k.mask = {16, 16};
-        k.options = ":min-scores=0";
-      }),
-      with("no keys (Lk 0), min-scores 0", [](Case& k) {
-        k.b = {3, 16, 0};
-        k.v = {3, 0, 8};
-        k.mask.clear();
-        k.options = ":min-scores=0";
-      }),
-      with("softmax along another axis", [](Case& k) {
-        k.axis = 1;
-        k.fused = 0;
-      }),
-      with("the mask enlarges the scores", [](Case& k) {
-        k.a = {1, 80, 16};
-        k.b = {1, 16, 900};
-        k.v = {1, 900, 8};
-        k.mask = {3, 80, 900};
-        k.fused = 0;
-      }),
-      with("a scale of two elements", [](Case& k) {
-        k.scale_shape = {2, 1, 1};
-        k.a = {2, 80, 16};
-        k.b = {2, 16, 900};
-        k.v = {2, 900, 8};
-        k.fused = 0;
-      }),
-      with("b broadcast over the heads", [](Case& k) {
-        k.b = {1, 16, 900};
-        k.fused = 0;
-      }),
-      with("the probabilities read twice", [](Case& k) {
-        k.second_user = true;
-        k.fused = 0;
-      }),
-      with("shapes unknown", [](Case& k) {
-        k.shapes_known = false;
-        k.fused = 0;
-      }),
+      with("rank 4, axis 3, a [1, 1] scale",
+           [](Case& k) {
+             k.a = {2, 2, 80, 16};
+             k.b = {2, 2, 16, 900};
+             k.v = {2, 2, 900, 8};
+             k.mask = {1, 2, 80, 900};
+             k.axis = 3;
+             k.scale_shape = {1, 1};
+           }),
+      with("small heads: below min-scores",
+           [](Case& k) {
+             k.a = {3, 16, 16};
+             k.b = {3, 16, 16};
+             k.v = {3, 16, 8};
+             k.mask = {16, 16};
+             k.fused = 0;
+           }),
+      with("small heads, min-scores 0",
+           [](Case& k) {
+             k.a = {3, 16, 16};
+             k.b = {3, 16, 16};
+             k.v = {3, 16, 8};
+             k.mask = {16, 16};
+             k.options = ":min-scores=0";
+           }),
+      with("no keys (Lk 0), min-scores 0",
+           [](Case& k) {
+             k.b = {3, 16, 0};
+             k.v = {3, 0, 8};
+             k.mask.clear();
+             k.options = ":min-scores=0";
+           }),
+      with("softmax along another axis",
+           [](Case& k) {
+             k.axis = 1;
+             k.fused = 0;
+           }),
+      with("the mask enlarges the scores",
+           [](Case& k) {
+             k.a = {1, 80, 16};
+             k.b = {1, 16, 900};
+             k.v = {1, 900, 8};
+             k.mask = {3, 80, 900};
+             k.fused = 0;
+           }),
+      with("a scale of two elements",
+           [](Case& k) {
+             k.scale_shape = {2, 1, 1};
+             k.a = {2, 80, 16};
+             k.b = {2, 16, 900};
+             k.v = {2, 900, 8};
+             k.fused = 0;
+           }),
+      with("b broadcast over the heads",
+           [](Case& k) {
+             k.b = {1, 16, 900};
+             k.fused = 0;
+           }),
+      with("the probabilities read twice",
+           [](Case& k) {
+             k.second_user = true;
+             k.fused = 0;
+           }),
+      with("shapes unknown",
+           [](Case& k) {
+             k.shapes_known = false;
+             k.fused = 0;
+           }),
   };
   for (const Case& k : cases) {
     std::string what = k.what;
@@ -1826,8 +1840,8 @@ TEST_CASE("attention: matmul, scale, mask, softmax, matmul as one fxc.Attention"
       }
       inputs.push_back(m);
     }
-    ir::Node* p = known(g.callFunction("torch.softmax", {x}, {{"axis", ir::Argument(k.axis)}}),
-                        scores_shape);
+    ir::Node* p =
+        known(g.callFunction("torch.softmax", {x}, {{"axis", ir::Argument(k.axis)}}), scores_shape);
     ir::Node* y = known(g.callFunction("operator.matmul", {p, v}), out_shape);
     if (k.second_user)
       g.output(ir::Argument::tuple({ir::Argument(y), ir::Argument(p)}));

@@ -470,7 +470,8 @@ TEST_CASE("QLinearConvAct with an 8-bit addend: oneDNN's int8 convolution equals
     // The same interpreter given an addend of another shape (x's the same: the plan is kept for
     // x) refuses as the reference does, then runs the first inputs again unchanged.
     std::vector<Value> wider = inputs;
-    wider[1] = randomInts({c.n, c.cout, oh, ow + 1}, c.z_type, z_u8 ? 0 : -128, z_u8 ? 255 : 127, 56);
+    wider[1] =
+        randomInts({c.n, c.cout, oh, ow + 1}, c.z_type, z_u8 ? 0 : -128, z_u8 ? 255 : 127, 56);
     auto refused = Interpreter(*b.gm, Backend::kReference).run(wider);
     REQUIRE_FALSE(refused.ok());
     Interpreter fast(*b.gm, Backend::kCpu);
@@ -530,12 +531,12 @@ TEST_CASE("8-bit max pooling with a window entirely in the padding is refused on
     CAPTURE(static_cast<int>(dtype));
     Builder b;
     ir::Node* x = b.g().placeholder("x");
-    b.g().output(b.g().callFunction("torch.nn.functional.max_pool2d", {x},
-                                    {{"kernel_shape", ints({3, 1})},
-                                     {"strides", ints({2, 1})},
-                                     {"pads", ints({3, 0, 0, 0})}}));
+    b.g().output(b.g().callFunction(
+        "torch.nn.functional.max_pool2d", {x},
+        {{"kernel_shape", ints({3, 1})}, {"strides", ints({2, 1})}, {"pads", ints({3, 0, 0, 0})}}));
     bool u8 = dtype == ir::DType::kUInt8;
-    std::vector<Value> inputs = {randomInts({1, 16, 11, 11}, dtype, u8 ? 0 : -128, u8 ? 255 : 127, 64)};
+    std::vector<Value> inputs = {
+        randomInts({1, 16, 11, 11}, dtype, u8 ? 0 : -128, u8 ? 255 : 127, 64)};
     for (Backend backend : {Backend::kReference, Backend::kCpu}) {
       auto ran = Interpreter(*b.gm, backend).run(inputs);
       REQUIRE_FALSE(ran.ok());
