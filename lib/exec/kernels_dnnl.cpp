@@ -1201,9 +1201,9 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
   return plan;
 }
 
-// Whether some window of the pool reads no input element (every tap along an axis in the padding):
-// the reference refuses such a pool, where oneDNN would answer the type's minimum for an 8-bit max
-// (a value, not a sign of the empty window as float's -FLT_MAX is).
+// Whether some window of the pool reads no input element (every tap along an axis in the
+// padding): the reference refuses such a pool, where oneDNN would answer the type's minimum for
+// an 8-bit max (a value, not a sign of the empty window as float's -FLT_MAX is).
 bool someWindowInPadding(const PoolGeometry& g) {
   const Window& win = g.win;
   const int64_t sizes[2] = {g.h, g.w}, outs[2] = {g.oh, g.ow};
@@ -1361,6 +1361,7 @@ bool dnnlSoftmaxRows(float* x, int64_t rows, int64_t n) {
   for (Cached& k : cached) hit = k.rows == rows && k.n == n ? &k : hit;
   if (!hit) {  // two row shapes: a head's full blocks and its last
     cached[1] = std::move(cached[0]);
+    cached[0].rows = -1;  // until its primitive is made
     hit = &cached[0];
     hit->desc = plainDesc({rows, n});
     dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, hit->desc, 1);
