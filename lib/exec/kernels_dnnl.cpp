@@ -472,8 +472,8 @@ std::shared_ptr<QConvPlan> planQLinearConv(const KernelContext& c, const ConvGeo
       return plan;  // a leaky ReLU
     z_scale = s_z->f[0];
     z_zp = zp_z ? zp_z->i[0] : 0;
-    plan->addend = memory::desc(dimsOf({g.n, g.cout, g.oh, g.ow}), dnnlType(addend8->dtype),
-                                Tag::nhwc);
+    plan->addend =
+        memory::desc(dimsOf({g.n, g.cout, g.oh, g.ow}), dnnlType(addend8->dtype), Tag::nhwc);
   }
   if (w.dtype != ir::DType::kInt8 || w.shape.size() != 4 || !scalarOf(&x_scale, true) ||
       (y_scale && !scalarOf(y_scale, true)) ||
@@ -1177,8 +1177,8 @@ std::shared_ptr<PoolPlan> planPooling(const PoolGeometry& g, const std::vector<i
   int64_t pad_right =
       std::max<int64_t>(0, (g.ow - 1) * win.strides[1] + win.kernel[1] - g.w - win.pads[1]);
   bool same_padding = pad_bottom == win.pads[2] && pad_right == win.pads[3];
-  plan->use_reference = win.dilations[0] != 1 || win.dilations[1] != 1 ||
-                        (!max && g.include_pad && !same_padding);
+  plan->use_reference =
+      win.dilations[0] != 1 || win.dilations[1] != 1 || (!max && g.include_pad && !same_padding);
   if (!plan->use_reference) {
     auto algorithm = max             ? dnnl::algorithm::pooling_max
                      : g.include_pad ? dnnl::algorithm::pooling_avg_include_padding
