@@ -30,9 +30,7 @@
 namespace fxc::passes {
 namespace {
 
-bool isCall(const ir::Node* node, const char* target) {
-  return node && node->op() == ir::Opcode::kCallFunction && node->target() == target;
-}
+using ir::isCall;
 
 // A float32 value's known dimensions, or nothing.
 std::optional<std::vector<int64_t>> floatDims(const ir::Node* node) {

@@ -25,9 +25,7 @@
 namespace fxc::passes {
 namespace {
 
-bool isCall(const ir::Node* node, const char* target) {
-  return node && node->op() == ir::Opcode::kCallFunction && node->target() == target;
-}
+using ir::isCall;
 
 // The values of a constant (get_attr) node, when it holds whole numbers.
 std::optional<std::vector<int64_t>> constantInts(const ir::GraphModule& gm, const ir::Node* node) {

@@ -78,9 +78,7 @@
 namespace fxc::passes {
 namespace {
 
-bool isCall(const ir::Node* node, const char* target) {
-  return node && node->op() == ir::Opcode::kCallFunction && node->target() == target;
-}
+using ir::isCall;
 
 ir::Node* nodeArg(const ir::Node* node, size_t k) {
   if (!node || k >= node->args().size() || !node->args()[k].isNode()) return nullptr;

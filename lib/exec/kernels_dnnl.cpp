@@ -1080,6 +1080,21 @@ Kernel int8Bound(Kernel reference) {
 using Floats16 = float __attribute__((vector_size(64)));
 using Floats8 = float __attribute__((vector_size(32)));
 
+// `visit(pixel)` for each input pixel in output pixel (oy, ox)'s window, in the reference's
+// order (rows, then columns; taps in the padding skipped): `pixel` points at its channels.
+template <typename Visit>
+inline void forWindow(const PoolGeometry& g, const float* in, int64_t oy, int64_t ox, Visit visit) {
+  const Window& win = g.win;
+  for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
+    int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
+    if (iy < 0 || iy >= g.h) continue;
+    for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
+      int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
+      if (ix >= 0 && ix < g.w) visit(in + (iy * g.w + ix) * g.ch);
+    }
+  }
+}
+
 // Channels [c0, c0 + kVectors · lanes) of output pixel (oy, ox) of a channels-last float max
 // pool, kept in registers through the window: from -inf through the window's pixels in the
 // reference's order, as its std::max(acc, v) does (a NaN v leaves acc; -0 after +0 keeps +0:
@@ -1090,24 +1105,16 @@ template <typename Floats, int kVectors>
 inline void maxPoolChannels(const PoolGeometry& g, const float* in, int64_t oy, int64_t ox,
                             int64_t c0, float* out) {
   constexpr int64_t kLanes = sizeof(Floats) / sizeof(float);
-  const Window& win = g.win;
   const Floats lowest = Floats{} - std::numeric_limits<float>::infinity();
   Floats acc[kVectors];
   for (Floats& a : acc) a = lowest;
-  for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
-    int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
-    if (iy < 0 || iy >= g.h) continue;
-    for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
-      int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
-      if (ix < 0 || ix >= g.w) continue;
-      const float* v = in + (iy * g.w + ix) * g.ch + c0;
-      for (int k = 0; k < kVectors; ++k) {
-        Floats x;
-        std::memcpy(&x, v + kLanes * k, sizeof x);
-        acc[k] = acc[k] < x ? x : acc[k];
-      }
+  forWindow(g, in, oy, ox, [&](const float* pixel) {
+    for (int k = 0; k < kVectors; ++k) {
+      Floats x;
+      std::memcpy(&x, pixel + c0 + kLanes * k, sizeof x);
+      acc[k] = acc[k] < x ? x : acc[k];
     }
-  }
+  });
   std::memcpy(out + c0, acc, sizeof acc);
 }
 
@@ -1115,7 +1122,6 @@ inline void maxPoolChannels(const PoolGeometry& g, const float* in, int64_t oy, 
 // 64 channels at a time, then 16, then 8, then the last few one by one, each as
 // maxPoolChannels says.
 FXC_VECTOR_CLONES void maxPoolRow(const PoolGeometry& g, const float* in, int64_t oy, float* out) {
-  const Window& win = g.win;
   const int64_t ch = g.ch;
   const int64_t wide = ch / 64 * 64, sixteens = ch / 16 * 16, eights = ch / 8 * 8;
   for (int64_t ox = 0; ox < g.ow; ++ox, out += ch) {
@@ -1125,16 +1131,9 @@ FXC_VECTOR_CLONES void maxPoolRow(const PoolGeometry& g, const float* in, int64_
     if (eights > sixteens) maxPoolChannels<Floats8, 1>(g, in, oy, ox, sixteens, out);
     if (eights == ch) continue;
     for (int64_t k = eights; k < ch; ++k) out[k] = -std::numeric_limits<float>::infinity();
-    for (int64_t ky = 0; ky < win.kernel[0]; ++ky) {
-      int64_t iy = oy * win.strides[0] - win.pads[0] + ky * win.dilations[0];
-      if (iy < 0 || iy >= g.h) continue;
-      for (int64_t kx = 0; kx < win.kernel[1]; ++kx) {
-        int64_t ix = ox * win.strides[1] - win.pads[1] + kx * win.dilations[1];
-        if (ix < 0 || ix >= g.w) continue;
-        const float* v = in + (iy * g.w + ix) * ch;
-        for (int64_t k = eights; k < ch; ++k) out[k] = out[k] < v[k] ? v[k] : out[k];
-      }
-    }
+    forWindow(g, in, oy, ox, [&](const float* v) {
+      for (int64_t k = eights; k < ch; ++k) out[k] = out[k] < v[k] ? v[k] : out[k];
+    });
   }
 }
 

@@ -139,4 +139,9 @@ class Node {
   mutable uint64_t lint_mark_ = 0;  // lint's "defined already" mark, valid for one lint epoch
 };
 
+// Whether `node` is a call_function of `target` (false for nullptr): what passes match ops by.
+inline bool isCall(const Node* node, const char* target) {
+  return node && node->op() == Opcode::kCallFunction && node->target() == target;
+}
+
 }  // namespace fxc::ir
