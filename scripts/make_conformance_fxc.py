@@ -619,3 +619,29 @@ xd = f32([[1, -2, 3]])
 write("dropout7_mask_float",
       [helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop", ratio=0.3)],
       [("y", xd), ("mask", f32([[1, 1, 1]]))], inputs=[("x", xd)], opset=7)
+
+# nn.Upsample as torch.onnx writes it: a Resize in a scope of its own whose scales is a Constant
+# of that scope, which the tracer makes an Upsample module holding the scales. No kernel ran
+# such a module ("node up (Upsample) has no CPU kernel": YOLOv5/v8 necks, U-Nets, FPNs). Nearest
+# ×2 (np.repeat) at opset 13 and as opset 9's Upsample; linear ×2 with half_pixel (PyTorch's
+# bilinear as the oracle) in a second scope.
+xu = rng.standard_normal((1, 2, 3, 4)).astype(np.float32)
+twice = np.repeat(np.repeat(xu, 2, axis=2), 2, axis=3)
+scales = helper.make_tensor("value", onnx.TensorProto.FLOAT, [4], [1, 1, 2, 2])
+write("upsample_module_scoped",
+      [helper.make_node("Constant", [], ["/up/scales"], name="/up/Constant", value=scales),
+       helper.make_node("Resize", ["x", "", "/up/scales"], ["y"], name="/up/Resize",
+                        mode="nearest", coordinate_transformation_mode="asymmetric",
+                        nearest_mode="floor"),
+       helper.make_node("Constant", [], ["/up_1/scales"], name="/up_1/Constant", value=scales),
+       helper.make_node("Resize", ["x", "", "/up_1/scales"], ["z"], name="/up_1/Resize",
+                        mode="linear", coordinate_transformation_mode="half_pixel")],
+      [("y", twice),
+       ("z", torch.nn.functional.interpolate(torch.tensor(xu), scale_factor=2, mode="bilinear",
+                                             align_corners=False).numpy())],
+      inputs=[("x", xu)], opset=13)
+write("upsample9_module_scoped",
+      [helper.make_node("Constant", [], ["/up/scales"], name="/up/Constant", value=scales),
+       helper.make_node("Upsample", ["x", "/up/scales"], ["y"], name="/up/Upsample",
+                        mode="nearest")],
+      [("y", twice)], inputs=[("x", xu)], opset=9)

@@ -663,19 +663,17 @@ void addTensorKernels(KernelTable& t) {
       total += size;
     }
     if (total != extent) throw ExecError("split sizes do not add up to the axis");
-    int64_t inner = 1, offset = 0;
-    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+    // Each part is a slice of x along the axis: x's strides from its first element there (rows
+    // copied whole; a division per element took 2 ms for a YOLOv8 head's [1, 144, 2100]).
+    std::vector<int64_t> strides = stridesOf(x.shape);
+    int64_t offset = 0;
     std::vector<Value> parts;
     for (int64_t size : sizes) {
       Value part;
       part.dtype = x.dtype;
       part.shape = x.shape;
       part.shape[axis] = size;
-      int64_t from = offset;
-      gatherElements(x, part, [&](int64_t k) {
-        int64_t o = k / (size * inner), j = (k / inner) % size, r = k % inner;
-        return (o * x.shape[axis] + from + j) * inner + r;
-      });
+      stridedCopy(x, part, strides, offset * strides[axis]);
       offset += size;
       parts.push_back(std::move(part));
     }

@@ -319,6 +319,60 @@ std::string fakeQuantize(const Context& c) {
   return call + ", symmetric=" + (symmetric ? "True" : "False") + ")";
 }
 
+// nn.Upsample as torch.onnx writes it: Resize (opset 11 on) with constant scales [1, 1, s, ...],
+// each s a whole number, and no sizes; nearest with asymmetric coordinates and floor (PyTorch's
+// 'nearest'), or linear with half_pixel or pytorch_half_pixel (align_corners=False) or
+// align_corners. Resize before opset 11 has no coordinate_transformation_mode: refused here.
+std::string upsample(const Context& c) {
+  c.onlyAttributes({"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a",
+                    "exclude_outside"});
+  for (const auto& [name, tensor] : c.module.tensors()) {
+    if (name != "scales" && !(name == "roi" && tensor->numel() == 0))
+      c.refuse("tensor " + name + " has no place in torch.nn.Upsample");
+  }
+  if (!c.attribute("coordinate_transformation_mode"))
+    c.refuse("no coordinate_transformation_mode (Resize before opset 11, or its default)");
+  if (c.intAttribute("exclude_outside", 0) != 0) c.refuse("exclude_outside");
+  std::string mode = c.stringAttribute("mode", "nearest");
+  std::string transform = c.stringAttribute("coordinate_transformation_mode", "");
+  const char* torch_mode = nullptr;
+  bool align_corners = false;
+  // ONNX's scales have one value per input axis (the kernel refuses any other count).
+  const ir::Tensor& scales = c.tensor("scales");
+  int rank = static_cast<int>(scales.numel());
+  if (scales.dtype != ir::DType::kFloat32 || (c.input_rank >= 0 && c.input_rank != rank))
+    c.refuse("scales not float32, one per axis");
+  if (rank < 3 || rank > 5) c.refuse("an input of rank other than 3 to 5");
+  if (mode == "nearest") {
+    if (transform != "asymmetric" || c.stringAttribute("nearest_mode", "") != "floor")
+      c.refuse("nearest other than asymmetric coordinates rounded down");
+    torch_mode = "nearest";
+  } else if (mode == "linear") {
+    if (transform == "align_corners")
+      align_corners = true;
+    else if (transform != "half_pixel" && transform != "pytorch_half_pixel")
+      c.refuse("linear with coordinate_transformation_mode " + transform);
+    static const char* modes[] = {"linear", "bilinear", "trilinear"};
+    torch_mode = modes[rank - 3];
+  } else {
+    c.refuse("mode " + mode);
+  }
+  std::vector<float> values(static_cast<size_t>(rank));
+  std::memcpy(values.data(), scales.bytes(), values.size() * sizeof(float));
+  if (values[0] != 1.0f || values[1] != 1.0f) c.refuse("scales of the batch or channel axis");
+  std::string factors;
+  for (int d = 2; d < rank; ++d) {
+    // Whole factors: PyTorch's index arithmetic (1/s) then matches ONNX's (x/s) exactly.
+    if (!(values[d] >= 1.0f && values[d] <= 1024.0f) || values[d] != std::floor(values[d]))
+      c.refuse("a scale that is not a whole number from 1 to 1024");
+    factors += (d > 2 ? ", " : "") + pyNumber(values[d]);
+  }
+  std::string call = "torch.nn.Upsample(scale_factor=(" + factors + (rank == 3 ? ",)" : ")") +
+                     ", mode='" + torch_mode + "'";
+  if (mode == "linear") call += align_corners ? ", align_corners=True" : ", align_corners=False";
+  return call + ")";
+}
+
 // A module of no attributes and no tensors.
 std::function<std::string(const Context&)> plain(const char* constructor) {
   return [constructor](const Context& c) {
@@ -423,6 +477,7 @@ const std::unordered_map<std::string, std::function<std::string(const Context&)>
          c.takeTensors({});
          return std::string("torch.nn.Dropout()");  // load() puts the module in eval mode
        }},
+      {"Upsample", upsample},
       {"PReLU",
        [](C c) {
          c.onlyAttributes({});
