@@ -358,14 +358,15 @@ Difference compareValues(const Value& got, const Value& want, double atol, doubl
   size_t n = want.held();
   for (size_t k = 0; k < n; ++k) {
     double g = got.at(k), w = want.at(k);
-    double abs = std::fabs(g - w);
-    if (std::isnan(g) != std::isnan(w))
-      abs = INFINITY;
-    else if (std::isnan(g))
-      abs = 0;
+    // NaN in both places, or the same value (an infinity too, whose difference is NaN), is
+    // agreement: the tolerance's rtol·|w| would be NaN or infinite there.
+    if ((std::isnan(g) && std::isnan(w)) || g == w) continue;
+    // Otherwise a NaN or an infinity on either side disagrees (−inf against +inf was "within"
+    // any rtol: rtol·|w| is infinite).
+    double abs = std::isfinite(g) && std::isfinite(w) ? std::fabs(g - w) : INFINITY;
     d.max_abs = std::max(d.max_abs, abs);
     if (w != 0) d.max_rel = std::max(d.max_rel, abs / std::fabs(w));
-    if (!(abs <= atol + rtol * std::fabs(w))) d.within = false;
+    if (!std::isfinite(abs) || !(abs <= atol + rtol * std::fabs(w))) d.within = false;
   }
   return d;
 }

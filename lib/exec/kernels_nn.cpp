@@ -542,6 +542,13 @@ Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel) {
       throw ExecError("Attention of a " + shapeText(a.shape) + ", b " + shapeText(b.shape) +
                       " and v " + shapeText(v.shape) +
                       ": not one rank with the same leading dimensions and matching products");
+    // The softmax runs along the scores' last axis: the pass proved the model's axis that one
+    // from the declared shapes, which a model can declare wrongly (its rank at run time another).
+    int64_t axis = c.intAttribute("axis", -1);
+    if (axis != -1 && axis != static_cast<int64_t>(rank) - 1)
+      throw ExecError("the softmax's axis " + std::to_string(axis) + " is not the last of scores " +
+                      "of rank " + std::to_string(rank) +
+                      ": the model declares other shapes than it computes (run it with -O0)");
     const int64_t lq = a.shape[rank - 2], d = a.shape[rank - 1], lk = b.shape[rank - 1],
                   dv = v.shape[rank - 1];
     std::vector<int64_t> scores = a.shape;

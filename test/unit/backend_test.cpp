@@ -1895,6 +1895,68 @@ TEST_CASE("attention: matmul, scale, mask, softmax, matmul as one fxc.Attention"
   }
 }
 
+// Found by a near-miss review: an op that reads one intermediate twice (s + s, p @ p) counts it
+// as one user, and the fused op then read the node it replaced (an internal error on erasing
+// it); and a model whose declared shapes say rank 3 where its run has rank 4 let the pass take
+// the softmax's axis 2 for the last, which the kernel then did not apply (wrong numbers).
+TEST_CASE("attention: an intermediate that is also an operand, and declared shapes a run denies") {
+  auto known = [](ir::Node* node, std::vector<int64_t> dims) {
+    node->meta.dtype = "float32";
+    std::vector<std::string> shape;
+    for (int64_t d : dims) shape.push_back(std::to_string(d));
+    node->meta.shape = shape;
+    return node;
+  };
+  auto fuse = [](ir::GraphModule& gm) {
+    auto request = fxc::passes::parsePassSpec("attention:min-scores=0");
+    REQUIRE(request.ok());
+    auto result = request.value().pass->run(gm, request.value().options);
+    REQUIRE_MESSAGE(result.ok(), result.error());
+    int64_t fused = 0;
+    for (const ir::Node* node : gm.graph()) fused += node->target() == "fxc.Attention";
+    CHECK(ir::lintGraph(gm.graph(), &gm).empty());
+    return fused;
+  };
+  std::vector<int64_t> dims = {2, 8, 8};
+  for (int twice = 0; twice < 2; ++twice) {  // softmax(s + s) @ v, then p @ p
+    CAPTURE(twice);
+    auto gm = std::make_unique<ir::GraphModule>();
+    gm->opset = 17;
+    ir::Graph& g = gm->graph();
+    ir::Node* a = known(g.placeholder("a"), dims);
+    ir::Node* b = known(g.placeholder("b"), dims);
+    ir::Node* v = known(g.placeholder("v"), dims);
+    ir::Node* s = known(g.callFunction("operator.matmul", {a, b}), dims);
+    if (twice == 0) s = known(g.callFunction("operator.add", {s, s}), dims);
+    ir::Node* p =
+        known(g.callFunction("torch.softmax", {s}, {{"axis", ir::Argument(int64_t{-1})}}), dims);
+    g.output(known(g.callFunction("operator.matmul", {p, twice == 0 ? v : p}), dims));
+    std::vector<Value> inputs = {input(dims, 1), input(dims, 2), input(dims, 3)};
+    auto want = runOn(*gm, inputs, Backend::kReference);
+    CHECK(fuse(*gm) == 0);
+    checkSameBits(runOn(*gm, inputs, Backend::kReference), want);
+  }
+  // Declared rank 3, softmax along axis 2; run on rank 4: the fused kernel refuses.
+  auto gm = std::make_unique<ir::GraphModule>();
+  gm->opset = 17;
+  ir::Graph& g = gm->graph();
+  ir::Node* a = known(g.placeholder("a"), dims);
+  ir::Node* b = known(g.placeholder("b"), dims);
+  ir::Node* v = known(g.placeholder("v"), dims);
+  ir::Node* s = known(g.callFunction("operator.matmul", {a, b}), dims);
+  ir::Node* p =
+      known(g.callFunction("torch.softmax", {s}, {{"axis", ir::Argument(int64_t{2})}}), dims);
+  g.output(known(g.callFunction("operator.matmul", {p, v}), dims));
+  CHECK(fuse(*gm) == 1);
+  std::vector<int64_t> actual = {2, 2, 8, 8};
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    auto ran = Interpreter(*gm, backend).run({input(actual, 1), input(actual, 2), input(actual, 3)});
+    REQUIRE_FALSE(ran.ok());
+    CHECK(ran.error().find("the softmax's axis 2 is not the last of scores of rank 4") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("Linear on oneDNN's matmul (weight packed once, bias fused) equals the reference") {
   struct Case {
     int64_t trans_b;

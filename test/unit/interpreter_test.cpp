@@ -6,7 +6,10 @@
 #include <doctest/doctest.h>
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
 #include <random>
+
+#include "exec/io.h"
 
 #include "onnx/load.h"
 #include "onnx/trace.h"
@@ -201,4 +204,26 @@ TEST_CASE("a reshape takes its input's storage only from its last reader, once")
       CHECK(v[5].f == std::vector<float>{7, 8});
     }
   }
+}
+
+// What `fuse --verify`, `compare` and `run`'s fp16 report judge by: NaN in the same places and
+// equal infinities agree (the tolerance rtol·|w| is NaN or infinite there, and a fused model
+// whose outputs hold NaN where the model's do was reported as failing); a NaN or an infinity
+// against a number does not.
+TEST_CASE("compareValues: NaN in the same places and equal infinities agree, nothing else") {
+  using fxc::exec::compareValues;
+  Value want = Value::floats({4}, {1.0f, NAN, INFINITY, -INFINITY});
+  auto d = compareValues(Value::floats({4}, {1.0f, NAN, INFINITY, -INFINITY}), want, 0, 1e-6);
+  CHECK(d.within);
+  CHECK(d.max_abs == 0);
+  for (float wrong : {NAN, INFINITY, 2.0f}) {
+    CAPTURE(wrong);
+    auto off = compareValues(Value::floats({4}, {wrong, NAN, INFINITY, -INFINITY}), want, 0.5, 0);
+    CHECK_FALSE(off.within);
+  }
+  auto flipped = compareValues(Value::floats({4}, {1.0f, NAN, -INFINITY, -INFINITY}), want, 1, 1);
+  CHECK_FALSE(flipped.within);
+  CHECK(flipped.max_abs == INFINITY);
+  auto number_for_nan = compareValues(Value::floats({4}, {1.0f, 0.0f, INFINITY, -INFINITY}), want, 1, 1);
+  CHECK_FALSE(number_for_nan.within);
 }
