@@ -21,9 +21,10 @@ def info(name, value):
                                          list(value.shape))
 
 
-def write(name, nodes, outputs, initializers=(), opset=13, inputs=()):
+def write(name, nodes, outputs, initializers=(), opset=13, inputs=(), value_info=()):
     graph = helper.make_graph(nodes, name, [info(n, v) for n, v in inputs],
-                              [info(n, v) for n, v in outputs], initializer=list(initializers))
+                              [info(n, v) for n, v in outputs], initializer=list(initializers),
+                              value_info=list(value_info))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="make_conformance_fxc")
     model.ir_version = 10 if opset >= 21 else 8
@@ -645,3 +646,60 @@ write("upsample9_module_scoped",
        helper.make_node("Upsample", ["x", "/up/scales"], ["y"], name="/up/Upsample",
                         mode="nearest")],
       [("y", twice)], inputs=[("x", xu)], opset=9)
+
+# LeakyReLU at α = 0 and α = inf after a Gemm and a Conv (fused as the convolution's or the
+# product's eltwise, and oneDNN's on its own): oneDNN's relu with a slope is max(x, 0) at α = 0
+# (a NaN became 0) and gives α·0 = NaN at α = inf. ONNX: x if x >= 0 else α·x (numpy below).
+# The NaN comes from the bias (a product would spread an input's NaN over its row).
+xl = f32([[1, -1, 2], [0, 0, 5]])
+eye = np.eye(3, dtype=np.float32)
+nan_bias = f32([np.nan, 0, 0])
+for alpha, tag in ((0.0, "alpha_zero"), (np.inf, "alpha_inf")):
+    g = xl + nan_bias
+    with np.errstate(invalid="ignore"):
+        want = np.where(g >= 0, g, np.float32(alpha) * g).astype(np.float32)
+    write("leaky_relu_" + tag,
+          [helper.make_node("Gemm", ["x", "fc.weight", "fc.bias"], ["g"], name="/fc/Gemm"),
+           helper.make_node("LeakyRelu", ["g"], ["y"], name="/act/LeakyRelu", alpha=float(alpha)),
+           helper.make_node("Conv", ["xc", "conv.weight", "conv.bias"], ["c"], name="/conv/Conv"),
+           helper.make_node("LeakyRelu", ["c"], ["z"], name="/act_1/LeakyRelu",
+                            alpha=float(alpha))],
+          [("y", want), ("z", np.ascontiguousarray(want.T).reshape(1, 3, 2, 1))],
+          [const("fc.weight", eye), const("fc.bias", nan_bias),
+           const("conv.weight", eye.reshape(3, 3, 1, 1)), const("conv.bias", nan_bias)],
+          inputs=[("x", xl), ("xc", np.ascontiguousarray(xl.T).reshape(1, 3, 2, 1))])
+
+# A model whose value_info contradicts its ops (ONNX Runtime runs it; ONNX's non-strict shape
+# inference keeps the declared shape): channel-shuffle took c for [1, 8, 4, 4] where it is
+# [1, 4, 8, 4] (another output shape and order), linear-bias took the product for rank 3 where
+# it is rank 2 (the bias [1, 1, 3] broadcasts it to rank 3: the fused Linear's output was rank 2).
+# Declared shapes of intermediate values are not read now; the inputs' are checked by a run.
+xs = np.arange(128, dtype=np.float32).reshape(1, 4, 8, 4)
+i64 = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.int64), name)
+shuffled = np.maximum(xs, 0).reshape(1, 2, 4, 4, 4).transpose(0, 2, 1, 3, 4).reshape(1, 8, 4, 4)
+write("value_info_contradicts_channel_shuffle",
+      [helper.make_node("Relu", ["x"], ["c"], name="relu"),
+       helper.make_node("Reshape", ["c", "s1"], ["r"], name="split_groups"),
+       helper.make_node("Transpose", ["r"], ["t"], name="swap", perm=[0, 2, 1, 3, 4]),
+       helper.make_node("Reshape", ["t", "s2"], ["y"], name="join_groups")],
+      [("y", shuffled)], [i64("s1", [1, 2, 4, 4, 4]), i64("s2", [1, 8, 4, 4])],
+      inputs=[("x", xs)],
+      value_info=[helper.make_tensor_value_info("c", onnx.TensorProto.FLOAT, [1, 8, 4, 4])])
+wl = np.arange(15, dtype=np.float32).reshape(5, 3) / 10
+xb = rng.standard_normal((4, 5)).astype(np.float32)
+write("value_info_contradicts_linear_bias",
+      [helper.make_node("MatMul", ["x", "fc.weight"], ["l"], name="/fc/MatMul"),
+       helper.make_node("Add", ["l", "b"], ["y"], name="/add/Add")],
+      [("y", (xb @ wl + np.float32(1))[None])],
+      [const("fc.weight", wl), const("b", np.ones((1, 1, 3), np.float32))],
+      inputs=[("x", xb)],
+      value_info=[helper.make_tensor_value_info("l", onnx.TensorProto.FLOAT, [1, 4, 3])])
+
+# A float64 channel shuffle: the fused op had no float64 kernel (it only moves elements).
+x64 = np.arange(72, dtype=np.float64).reshape(1, 8, 3, 3)
+write("channel_shuffle_float64",
+      [helper.make_node("Reshape", ["x", "s1"], ["r"], name="split_groups"),
+       helper.make_node("Transpose", ["r"], ["t"], name="swap", perm=[0, 2, 1, 3, 4]),
+       helper.make_node("Reshape", ["t", "s2"], ["y"], name="join_groups")],
+      [("y", x64.reshape(1, 2, 4, 3, 3).transpose(0, 2, 1, 3, 4).reshape(1, 8, 3, 3))],
+      [i64("s1", [1, 2, 4, 3, 3]), i64("s2", [1, 8, 3, 3])], inputs=[("x", x64)])

@@ -141,7 +141,8 @@ const std::unordered_map<std::string, std::vector<size_t>>& movingKernels() {
       {"onnx.Gather", {0}},    {"onnx.Slice", {0}},          {"torch.broadcast_to", {0}},
       {"torch.tile", {0}},     {"torch.where", {1, 2}},      {"torch.split", {0}},
       {"torch.gather", {0}},   {"onnx.GatherND", {0}},       {"onnx.Trilu", {0}},
-      {"onnx.Compress", {0}},  {"onnx.ReverseSequence", {0}}};
+      {"onnx.Compress", {0}},  {"onnx.ReverseSequence", {0}},
+      {"torch.nn.functional.channel_shuffle", {0}}};
   return keys;
 }
 

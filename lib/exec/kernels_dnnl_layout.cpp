@@ -712,7 +712,14 @@ std::optional<Eltwise> eltwiseOf(const std::string& type, const KernelContext& c
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return std::nullopt;
     return Eltwise{A::eltwise_clip_v2, lo, hi};
   }
-  if (type == "LeakyReLU") return Eltwise{A::eltwise_relu, c.floatAttribute("alpha", 0.01f)};
+  if (type == "LeakyReLU") {
+    // oneDNN's relu with a slope is x > 0 ? x : α·x, and a plain max(x, 0) at α = 0 (a NaN
+    // became 0 where the reference's α·NaN is NaN); a non-finite α makes α·0 a NaN where the
+    // reference answers 0. Those α run the reference.
+    float alpha = c.floatAttribute("alpha", 0.01f);
+    if (alpha == 0.0f || !std::isfinite(alpha)) return std::nullopt;
+    return Eltwise{A::eltwise_relu, alpha};
+  }
   if (type == "Hardswish") return Eltwise{A::eltwise_hardswish};
   if (type == "Hardsigmoid")  // the reference kernel's defaults: ONNX's
     return Eltwise{A::eltwise_linear,

@@ -45,6 +45,17 @@ class Tracer {
     }
     readOpsets();
     gm_->opset = default_opset_;  // recognition reads it
+    // The shapes a model declares for its intermediate values and outputs are claims nothing
+    // checks (ONNX Runtime runs a model whose value_info contradicts its ops): the passes would
+    // prove rewrites from them (a channel shuffle or a Linear's bias taken for another rank, an
+    // attention's softmax axis for the last: wrong numbers). Only the inputs' shapes, which a run
+    // checks, stay; everything else is inferred from them or unknown. The element types stay, and
+    // the outputs' declarations come back for export once the graph is traced.
+    google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> declared_outputs = graph.output();
+    if (!options_.declared_shapes) {
+      for (auto& v : *graph.mutable_value_info()) forgetShape(v);
+      for (auto& v : *graph.mutable_output()) forgetShape(v);
+    }
     if (options_.infer_shapes || (options_.run_shapes && shapesGiven())) inferShapes();
     for (const auto& v : graph.value_info()) types_[v.name()] = &v.type();
     for (const auto& v : graph.input()) types_[v.name()] = &v.type();
@@ -127,6 +138,7 @@ class Tracer {
     gm_->graph().output(results.size() == 1 ? results[0] : ir::Argument::tuple(std::move(results)));
 
     graph.clear_initializer();
+    *graph.mutable_output() = std::move(declared_outputs);  // types_ is not read after this
     gm_->source = ModelRecord{model_.proto, std::move(data_files_)};
     gm_->opset = default_opset_;
     return std::move(gm_);
@@ -760,6 +772,7 @@ class Tracer {
       inner.base_dir = model_.base_dir;
       TraceOptions options = options_;
       options.infer_shapes = false;  // the subgraph's values keep the types the model declares
+      options.declared_shapes = true;
       options.input_shapes.clear();
       options.batch = 0;
       try {

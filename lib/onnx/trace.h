@@ -15,6 +15,12 @@ namespace fxc::onnx {
 struct TraceOptions {
   bool inline_functions = false;  // trace through ONNX local functions instead of leaf calls
   bool infer_shapes = false;      // run ONNX shape inference to fill shape/dtype meta
+  // Take the shapes the graph declares for its values and outputs (value_info) as they are: a
+  // control-flow body's tracer, whose declared output types are its semantics (a Loop that runs
+  // no step returns empty scan outputs of the declared shape) and which no shape-proving pass
+  // rewrites. Off (the model's graph): only the inputs' declared shapes are kept, the others are
+  // inferred from them or unknown.
+  bool declared_shapes = false;
   // With infer_shapes: input shapes for the inference by ONNX name (--shape), and a batch size
   // for every input's first dimension (--batch, 0: none). The model keeps its declared inputs
   // (the placeholders show them); the inferred shapes of everything else follow the given ones.
