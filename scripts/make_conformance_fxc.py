@@ -703,3 +703,16 @@ write("channel_shuffle_float64",
        helper.make_node("Reshape", ["t", "s2"], ["y"], name="join_groups")],
       [("y", x64.reshape(1, 2, 4, 3, 3).transpose(0, 2, 1, 3, 4).reshape(1, 8, 3, 3))],
       [i64("s1", [1, 2, 4, 3, 3]), i64("s2", [1, 8, 3, 3])], inputs=[("x", x64)])
+
+# A bilinear resize whose second channel holds a NaN and an infinity: the first channel stays
+# finite (each channel resized by itself, PyTorch the oracle). fxc weighed the next channel by 0
+# (its taps along an axis of scale 1), which spread NaN into the first.
+xr = rng.standard_normal((1, 2, 3, 3)).astype(np.float32)
+xr[0, 1, 0, 0], xr[0, 1, 2, 1] = np.nan, np.inf
+write("resize_linear_nan_stays_in_its_channel",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize", mode="linear",
+                        coordinate_transformation_mode="half_pixel")],
+      [("y", torch.nn.functional.interpolate(torch.tensor(xr), scale_factor=2, mode="bilinear",
+                                             align_corners=False).numpy())],
+      [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")],
+      inputs=[("x", xr)], opset=13)

@@ -80,6 +80,11 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
     } else {
       throw ExecError("unsupported: coordinate_transformation_mode " + transform);
     }
+    // Linear takes a coordinate before the first element as the first, as PyTorch and ONNX
+    // Runtime do: its taps are that element (weight 1) and the next (weight 0), not the first
+    // twice (the same value, but a NaN or infinity in the next one reaches the edge). Past the
+    // last element PyTorch keeps the coordinate (the last element twice), and so does fxc.
+    if (mode == "linear" && transform != "tf_crop_and_resize" && source < 0) source = 0;
     double floor = std::floor(source);
     bool integer = source == floor;
     // At a whole coordinate ONNX's reference takes the window to the left (ratio 1), ONNX
@@ -111,6 +116,24 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
     plan.taps.push_back(std::move(taps));
   }
   return plan;
+}
+
+// Whether an axis's taps take each coordinate's own element with weight 1 in all and its
+// neighbours with weight 0 (an axis of scale 1; a tap clamped at the edge repeats the own one).
+bool keepsAxis(const AxisPlan& plan) {
+  for (size_t k = 0; k < plan.taps.size(); ++k) {
+    const Taps& t = plan.taps[k];
+    if (t.outside) return false;
+    double own = 0;
+    for (size_t j = 0; j < t.index.size(); ++j) {
+      if (t.index[j] == static_cast<int64_t>(k))
+        own += t.weight[j];
+      else if (t.weight[j] != 0)
+        return false;
+    }
+    if (own != 1.0) return false;
+  }
+  return true;
 }
 
 std::vector<Value> resize(const KernelContext& c) {
@@ -187,6 +210,16 @@ std::vector<Value> resize(const KernelContext& c) {
                              : scales[d] < 1          ? "ceil"
                                                       : "floor",
                              cubic_a, exclude_outside));
+  // The batch and channel axes of a rank-3 or higher input, where their scale is 1: each element
+  // as it is, no neighbour under a zero weight (whose NaN or infinity would spread into it), as
+  // PyTorch (which resizes the spatial axes only) and ONNX Runtime compute an image's resize. A
+  // spatial axis of scale 1 keeps its zero-weight neighbours, as both of them do.
+  for (size_t d = 0; rank >= 3 && d < 2; ++d) {
+    if (x.shape[d] == out_shape[d] && keepsAxis(plans[d])) {
+      for (size_t k = 0; k < plans[d].taps.size(); ++k)
+        plans[d].taps[k] = Taps{{static_cast<int64_t>(k)}, {1.0}, false};
+    }
+  }
 
   Value y =
       Value::floats(out_shape, std::vector<float>(static_cast<size_t>(checkedNumel(out_shape))));
@@ -220,6 +253,44 @@ std::vector<Value> resize(const KernelContext& c) {
         coord[d] = 0;
       }
     }
+    return outputs(std::move(y));
+  }
+  bool outside = false;
+  for (size_t d = 0; d < rank; ++d) {
+    for (const Taps& t : plans[d].taps) outside = outside || t.outside;
+  }
+  if (!outside) {
+    // Separable: one pass per axis that moves, in double, each output row of that axis the
+    // weighted sum of whole rows of the axes after it (the sum over every combination of taps
+    // below, grouped by axis). DeepLabV3's and LR-ASPP's bilinear resize of 21 classes to the
+    // image took 146 ms of a 158 ms run through that sum, element by element.
+    std::vector<double> current(x.f.begin(), x.f.end()), next;
+    std::vector<int64_t> shape = x.shape;
+    for (size_t d = 0; d < rank; ++d) {
+      const std::vector<Taps>& taps = plans[d].taps;
+      bool moves = shape[d] != out_shape[d];
+      for (size_t k = 0; !moves && k < taps.size(); ++k)
+        moves = taps[k].index.size() != 1 || taps[k].index[0] != static_cast<int64_t>(k) ||
+                taps[k].weight[0] != 1.0;
+      if (!moves) continue;
+      int64_t outer = 1, inner = 1, in = shape[d], out = out_shape[d];
+      for (size_t e = 0; e < d; ++e) outer *= shape[e];
+      for (size_t e = d + 1; e < rank; ++e) inner *= shape[e];
+      next.assign(static_cast<size_t>(outer * out * inner), 0.0);
+      forEachIndex(outer * out * inner >= kParallelElements, outer * out, [&](int64_t row) {
+        int64_t o = row / out, k = row % out;
+        const Taps& t = taps[static_cast<size_t>(k)];
+        double* to = next.data() + row * inner;
+        for (size_t j = 0; j < t.index.size(); ++j) {
+          const double* from = current.data() + (o * in + t.index[j]) * inner;
+          double w = t.weight[j];
+          for (int64_t r = 0; r < inner; ++r) to[r] += w * from[r];
+        }
+      });
+      current.swap(next);
+      shape[d] = out;
+    }
+    for (size_t k = 0; k < y.f.size(); ++k) y.f[k] = static_cast<float>(current[k]);
     return outputs(std::move(y));
   }
   std::vector<int64_t> coord(rank, 0);
