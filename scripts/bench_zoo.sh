@@ -36,7 +36,8 @@ threads_list="1 $all"
 models="resnet18 resnext50_32x4d wide_resnet50_2 mobilenet_v2 mobilenet_v3_large efficientnet_b0
 efficientnet_v2_s regnet_y_400mf mnasnet0_5 shufflenet_v2_x0_5 squeezenet1_1 densenet121 googlenet
 inception_v3 convnext_tiny vit_b_16 swin_t transformer_encoder transformer_encoder_norm_first
-transformer_decoder transformer_decoder_norm_first transformer_encoder_long"
+transformer_decoder transformer_decoder_norm_first transformer_encoder_long yolov8n_like
+lraspp_mobilenet_v3_large deeplabv3_mobilenet_v3_large fcn_resnet50"
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;

@@ -65,6 +65,32 @@ def transformer(kind, norm_first, tokens=16, width=64, ff=128):
     return make
 
 
+def detector():
+    def make():
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from yolo_like import YoloLike
+        return non_trivial(YoloLike()), (torch.randn(1, 3, 320, 320),)
+    return make
+
+
+class SegmentationOutput(torch.nn.Module):
+    """torchvision's segmentation models return {"out": ...}: the tensor alone."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def segmentation(name, size=224):
+    def make():
+        model = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None)
+        return non_trivial(SegmentationOutput(model)), (torch.randn(1, 3, size, size),)
+    return make
+
+
 def recurrent(cell, bidirectional, layers):
     class Net(torch.nn.Module):
         def __init__(self):
@@ -100,6 +126,12 @@ MODELS = {
     "convnext_tiny": vision("convnext_tiny"),
     "vit_b_16": vision("vit_b_16"),
     "swin_t": vision("swin_t"),
+    # Detection and segmentation: nn.Upsample, bilinear interpolation to the image, a softmax
+    # along a strided axis, split and concatenation heads.
+    "yolov8n_like": detector(),
+    "lraspp_mobilenet_v3_large": segmentation("lraspp_mobilenet_v3_large"),
+    "deeplabv3_mobilenet_v3_large": segmentation("deeplabv3_mobilenet_v3_large"),
+    "fcn_resnet50": segmentation("fcn_resnet50"),
     "transformer_encoder": transformer("encoder", False),
     "transformer_encoder_norm_first": transformer("encoder", True),
     "transformer_decoder": transformer("decoder", False),

@@ -157,6 +157,7 @@ int runBench(const BenchFlags& flags) {
     }
     variants.push_back(std::move(v));
   }
+  keepHeapBlocks();
   auto timed = timeInTurns(variants, inputs.value(), flags);
   if (!timed) {
     printError(label + ": " + timed.error());

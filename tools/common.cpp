@@ -1,5 +1,7 @@
 #include "tools/common.h"
 
+#include <malloc.h>
+
 #include <fcntl.h>
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
@@ -609,6 +611,11 @@ std::vector<passes::PassRequest> executionPipeline(const ExecFlags& flags, exec:
     specs.push_back("attention");
   }
   return parsePasses(specs);
+}
+
+void keepHeapBlocks() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }
 
 Expected<bool> optimizeForExecution(ir::GraphModule& gm,

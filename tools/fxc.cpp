@@ -1,5 +1,4 @@
 // fxc: the torch.fx workflow for ONNX models, as a command-line tool.
-#include <malloc.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -95,10 +94,6 @@ int main(int argc, char** argv) {
   // A file size limit (ulimit -f) reached: the write fails with EFBIG and fxc reports it like a
   // full disk, removing the temporary, instead of dying of SIGXFSZ with the temporary left.
   std::signal(SIGXFSZ, SIG_IGN);
-  // Activations are freed and allocated again on every run of a model: keep large blocks in the
-  // heap for reuse instead of returning them to the kernel and faulting fresh pages in each time.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   using namespace fxc::tools;
   CLI::App app{"fxc: trace ONNX models into an FX graph IR, transform, lint and emit them"};
   app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it

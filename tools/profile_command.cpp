@@ -141,6 +141,7 @@ int runProfile(const ProfileFlags& flags) {
     printError(optimized.error());
     return kExitFailure;
   }
+  keepHeapBlocks();
   ProfilingInterpreter interpreter(*traced.value(), backend);
   reportFallbacks(interpreter);
   auto inputs = runInputs(interpreter, *traced.value(), flags.exec, label);
