@@ -255,11 +255,11 @@ std::vector<Value> resize(const KernelContext& c) {
     }
     return outputs(std::move(y));
   }
-  bool outside = false;
+  bool any_outside = false;
   for (size_t d = 0; d < rank; ++d) {
-    for (const Taps& t : plans[d].taps) outside = outside || t.outside;
+    for (const Taps& t : plans[d].taps) any_outside = any_outside || t.outside;
   }
-  if (!outside) {
+  if (!any_outside) {
     // Separable: one pass per axis that moves, in double, each output row of that axis the
     // weighted sum of whole rows of the axes after it (the sum over every combination of taps
     // below, grouped by axis). DeepLabV3's and LR-ASPP's bilinear resize of 21 classes to the
@@ -286,7 +286,9 @@ std::vector<Value> resize(const KernelContext& c) {
         weight.insert(weight.end(), t.weight.begin(), t.weight.end());
         start.push_back(static_cast<int64_t>(index.size()));
       }
-      next.assign(static_cast<size_t>(outer * out * inner), 0.0);
+      std::vector<int64_t> next_shape = shape;
+      next_shape[d] = out;  // between the input and the output: checked as both are
+      next.assign(static_cast<size_t>(checkedNumel(next_shape)), 0.0);
       forEachIndex(outer * out * inner >= kParallelElements, outer, [&](int64_t o) {
         const double* from = current.data() + o * in * inner;
         double* to = next.data() + o * out * inner;
@@ -307,7 +309,7 @@ std::vector<Value> resize(const KernelContext& c) {
         }
       });
       current.swap(next);
-      shape[d] = out;
+      shape = std::move(next_shape);
     }
     for (size_t k = 0; k < y.f.size(); ++k) y.f[k] = static_cast<float>(current[k]);
     return outputs(std::move(y));
