@@ -168,3 +168,22 @@ save("uint64_io",
       h.make_node("Identity", ["x"], ["z"], name="same")],
      [vi("x", T.UINT64, [3])], [vi("y", T.UINT64, [3]), vi("z", T.UINT64, [3])],
      [f32("c", [1.5, 7.0, 3e9])])
+OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")
+# nn.Upsample as torch.onnx writes it (a Resize in its own scope with its scales a Constant
+# there: an Upsample module), nearest and bilinear: written as torch.nn.Upsample, which must
+# compute what the Resize does. A Resize whose scales are not whole numbers is refused.
+scales = h.make_tensor("value", T.FLOAT, [4], [1, 1, 2, 3])
+save("upsample_modules",
+     [h.make_node("Constant", [], ["/up/scales"], name="/up/Constant", value=scales),
+      h.make_node("Resize", ["x", "", "/up/scales"], ["y"], name="/up/Resize", mode="nearest",
+                  coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+      h.make_node("Constant", [], ["/up_1/scales"], name="/up_1/Constant", value=scales),
+      h.make_node("Resize", ["x", "", "/up_1/scales"], ["z"], name="/up_1/Resize", mode="linear",
+                  coordinate_transformation_mode="pytorch_half_pixel")],
+     [vi("x", T.FLOAT, [1, 2, 5, 4])], [vi("y", T.FLOAT, [1, 2, 10, 12]), vi("z", T.FLOAT, [1, 2, 10, 12])])
+save("upsample_fractional_scale",
+     [h.make_node("Constant", [], ["/up/scales"], name="/up/Constant",
+                  value=h.make_tensor("value", T.FLOAT, [4], [1, 1, 1.5, 1.5])),
+      h.make_node("Resize", ["x", "", "/up/scales"], ["y"], name="/up/Resize", mode="nearest",
+                  coordinate_transformation_mode="asymmetric", nearest_mode="floor")],
+     [vi("x", T.FLOAT, [1, 2, 4, 4])], [vi("y", T.FLOAT, [1, 2, 6, 6])])

@@ -362,7 +362,9 @@ std::string upsample(const Context& c) {
   if (values[0] != 1.0f || values[1] != 1.0f) c.refuse("scales of the batch or channel axis");
   std::string factors;
   for (int d = 2; d < rank; ++d) {
-    // Whole factors: PyTorch's index arithmetic (1/s) then matches ONNX's (x/s) exactly.
+    // Whole factors: PyTorch's nearest source floor(k · float(1/s)) is then ONNX's floor(k / s)
+    // for every index k below 2^22 (k / s lies at least 1/s from the next whole number, more
+    // than the product's rounding); linear's weights agree to float32 rounding.
     if (!(values[d] >= 1.0f && values[d] <= 1024.0f) || values[d] != std::floor(values[d]))
       c.refuse("a scale that is not a whole number from 1 to 1024");
     factors += (d > 2 ? ", " : "") + pyNumber(values[d]);
