@@ -129,8 +129,8 @@ std::optional<Match> attentionAt(ir::Node* last, int64_t min_scores, std::string
   // An intermediate read twice by one op (s + s, p @ p) counts as one user: it must not also be
   // an operand of the fused op, which replaces it.
   for (const ir::Node* operand : {m.a, m.b, m.v, m.mask, m.scale}) {
-    if (operand && (operand == m.scores || operand == m.scaling || operand == m.sum ||
-                    operand == m.softmax))
+    if (operand &&
+        (operand == m.scores || operand == m.scaling || operand == m.sum || operand == m.softmax))
       return (why = "an intermediate is also an operand"), std::nullopt;
   }
   if (m.scores->users().size() != 1 || (m.scaling && m.scaling->users().size() != 1) ||

@@ -1,8 +1,7 @@
 #include "tools/common.h"
 
-#include <malloc.h>
-
 #include <fcntl.h>
+#include <malloc.h>
 #include <onnx/onnx_pb.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>

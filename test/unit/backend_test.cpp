@@ -857,8 +857,8 @@ TEST_CASE("Softmax, LayerNorm, GELU and reductions: oneDNN equals the reference"
   // Along a strided axis (the CPU reorders it innermost) with a NaN and a +inf in two of its
   // columns: NaN throughout both, as the reference gives.
   Value special = input({2, 4, 3}, 19);
-  special.f[1] = NAN;       // [0, 0, 1]: column (0, ·, 1)
-  special.f[17] = INFINITY; // [1, 1, 2]: column (1, ·, 2)
+  special.f[1] = NAN;        // [0, 0, 1]: column (0, ·, 1)
+  special.f[17] = INFINITY;  // [1, 1, 2]: column (1, ·, 2)
   checkBackendsAgree(*oneCall("torch.softmax", {{"axis", ir::Argument(int64_t{1})}}), {special});
   auto legacy = oneCall("torch.softmax", {{"axis", ir::Argument(int64_t{1})}});
   legacy->opset = 11;
@@ -1950,7 +1950,8 @@ TEST_CASE("attention: an intermediate that is also an operand, and declared shap
   CHECK(fuse(*gm) == 1);
   std::vector<int64_t> actual = {2, 2, 8, 8};
   for (Backend backend : {Backend::kReference, Backend::kCpu}) {
-    auto ran = Interpreter(*gm, backend).run({input(actual, 1), input(actual, 2), input(actual, 3)});
+    auto ran =
+        Interpreter(*gm, backend).run({input(actual, 1), input(actual, 2), input(actual, 3)});
     REQUIRE_FALSE(ran.ok());
     CHECK(ran.error().find("the softmax's axis 2 is not the last of scores of rank 4") !=
           std::string::npos);

@@ -10,7 +10,6 @@
 #include <random>
 
 #include "exec/io.h"
-
 #include "onnx/load.h"
 #include "onnx/trace.h"
 
@@ -224,6 +223,7 @@ TEST_CASE("compareValues: NaN in the same places and equal infinities agree, not
   auto flipped = compareValues(Value::floats({4}, {1.0f, NAN, -INFINITY, -INFINITY}), want, 1, 1);
   CHECK_FALSE(flipped.within);
   CHECK(flipped.max_abs == INFINITY);
-  auto number_for_nan = compareValues(Value::floats({4}, {1.0f, 0.0f, INFINITY, -INFINITY}), want, 1, 1);
+  auto number_for_nan =
+      compareValues(Value::floats({4}, {1.0f, 0.0f, INFINITY, -INFINITY}), want, 1, 1);
   CHECK_FALSE(number_for_nan.within);
 }
