@@ -1278,6 +1278,7 @@ struct PrimitivePlan {
   memory::desc src, dst;
   bool use_reference = false;  // oneDNN declined the shape
   bool serial = false;         // made and run on the calling thread (SerialScope)
+  dnnl::primitive pack, unpack;  // softmax along a strided axis: plain to src's layout and back
 };
 
 // The plan kept in the node's state for `shape`, made by `make` (which fills everything but
@@ -1337,6 +1338,11 @@ Kernel softmax(Kernel reference) {
                               : plainDesc(dims);
       dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, p.src, 1);
       p.primitive = dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(desc, engine()));
+      if (strided) {
+        p.pack = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), plainDesc(dims), engine(), p.src));
+        p.unpack =
+            dnnl::reorder(dnnl::reorder::primitive_desc(engine(), p.src, engine(), plainDesc(dims)));
+      }
       return p;
     });
     if (plan.use_reference) return reference(c);
@@ -1348,9 +1354,9 @@ Kernel softmax(Kernel reference) {
       memory from(plainDesc(dims), engine(), const_cast<float*>(x.f.data()));
       memory packed(plan.src, engine(), rows.data());
       memory to(plainDesc(dims), engine(), y.f.data());
-      dnnl::reorder(from, packed).execute(stream(), from, packed);
+      plan.pack.execute(stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, packed}});
       plan.primitive.execute(stream(), {{DNNL_ARG_SRC, packed}, {DNNL_ARG_DST, packed}});
-      dnnl::reorder(packed, to).execute(stream(), packed, to);
+      plan.unpack.execute(stream(), {{DNNL_ARG_FROM, packed}, {DNNL_ARG_TO, to}});
       stream().wait();
     } else {
       y = runPlan(plan, x, x.shape);

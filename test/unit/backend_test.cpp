@@ -1918,8 +1918,9 @@ TEST_CASE("attention: an intermediate that is also an operand, and declared shap
     return fused;
   };
   std::vector<int64_t> dims = {2, 8, 8};
-  for (int twice = 0; twice < 2; ++twice) {  // softmax(s + s) @ v, then p @ p
-    CAPTURE(twice);
+  // a, b, v of `dims`; s = a @ b (s + s when `add_twice`); softmax(s) along `axis`; its product
+  // with v (with itself when `p_twice`).
+  auto attention = [&](bool add_twice, bool p_twice, int64_t axis) {
     auto gm = std::make_unique<ir::GraphModule>();
     gm->opset = 17;
     ir::Graph& g = gm->graph();
@@ -1927,26 +1928,22 @@ TEST_CASE("attention: an intermediate that is also an operand, and declared shap
     ir::Node* b = known(g.placeholder("b"), dims);
     ir::Node* v = known(g.placeholder("v"), dims);
     ir::Node* s = known(g.callFunction("operator.matmul", {a, b}), dims);
-    if (twice == 0) s = known(g.callFunction("operator.add", {s, s}), dims);
+    if (add_twice) s = known(g.callFunction("operator.add", {s, s}), dims);
     ir::Node* p =
-        known(g.callFunction("torch.softmax", {s}, {{"axis", ir::Argument(int64_t{-1})}}), dims);
-    g.output(known(g.callFunction("operator.matmul", {p, twice == 0 ? v : p}), dims));
+        known(g.callFunction("torch.softmax", {s}, {{"axis", ir::Argument(axis)}}), dims);
+    g.output(known(g.callFunction("operator.matmul", {p, p_twice ? p : v}), dims));
+    return gm;
+  };
+  for (int twice = 0; twice < 2; ++twice) {  // softmax(s + s) @ v, then p @ p
+    CAPTURE(twice);
+    auto gm = attention(twice == 0, twice == 1, -1);
     std::vector<Value> inputs = {input(dims, 1), input(dims, 2), input(dims, 3)};
     auto want = runOn(*gm, inputs, Backend::kReference);
     CHECK(fuse(*gm) == 0);
     checkSameBits(runOn(*gm, inputs, Backend::kReference), want);
   }
   // Declared rank 3, softmax along axis 2; run on rank 4: the fused kernel refuses.
-  auto gm = std::make_unique<ir::GraphModule>();
-  gm->opset = 17;
-  ir::Graph& g = gm->graph();
-  ir::Node* a = known(g.placeholder("a"), dims);
-  ir::Node* b = known(g.placeholder("b"), dims);
-  ir::Node* v = known(g.placeholder("v"), dims);
-  ir::Node* s = known(g.callFunction("operator.matmul", {a, b}), dims);
-  ir::Node* p =
-      known(g.callFunction("torch.softmax", {s}, {{"axis", ir::Argument(int64_t{2})}}), dims);
-  g.output(known(g.callFunction("operator.matmul", {p, v}), dims));
+  auto gm = attention(false, false, 2);
   CHECK(fuse(*gm) == 1);
   std::vector<int64_t> actual = {2, 2, 8, 8};
   for (Backend backend : {Backend::kReference, Backend::kCpu}) {
