@@ -4,8 +4,9 @@
 # if any failed):
 #   unit      the backend unit tests: every cuDNN kernel against the reference kernels
 #   e2e       test/cli/cudnn_backend.sh: four CNNs, fp32/tf32/fp16, element-wise against the CPU
-#   models    every testdata model on cuDNN against the CPU, element-wise (CPU fallbacks and the
-#             copies between them), and the outputs PyTorch recorded, on cuDNN
+#   models    every testdata model (and --models's zoo models) on cuDNN against the CPU,
+#             element-wise (CPU fallbacks and the copies between them), and the outputs PyTorch
+#             recorded, on cuDNN
 #   timing    resnet18 and resnet50 at batch 1 and 32 in fp32, tf32 and fp16, unfused against fused
 #             (conv-bn + conv-add-relu + conv-relu); vit_b_16 at batch 1 and 32
 #   int8      cuDNN's int8 convolutions against its fp32 one (fxc-cudnn-int8-probe), then
@@ -87,7 +88,22 @@ unit() { timeout 600 "$build/test/fxc_unit_tests" -sf='*backend_test.cpp,*int8_t
 step unit unit
 step e2e timeout 600 bash test/cli/cudnn_backend.sh "$fxc" "$build/fxc-npy-compare"
 
-step models timeout 600 bash test/cli/cudnn_models.sh "$fxc" "$build/fxc-npy-compare"
+# The detection and segmentation models too, where --models has them (NAME.zoo.skeleton.onnx:
+# gpu_bundle.sh strips them; Resize, Upsample, strided Softmax and Split on and off the device).
+models_step() {
+  local extra=() skeleton file work
+  work=$(mktemp -d)
+  for skeleton in "${models:-/nonexistent}"/*.zoo.skeleton.onnx; do
+    [ -f "$skeleton" ] || continue
+    file=$work/$(basename "$skeleton" .zoo.skeleton.onnx).onnx
+    "$python" scripts/onnx_weights.py fill "$skeleton" "$file" >/dev/null && extra+=("$file")
+  done
+  timeout 600 bash test/cli/cudnn_models.sh "$fxc" "$build/fxc-npy-compare" "${extra[@]}"
+  local status=$?
+  rm -rf "$work"
+  return $status
+}
+step models models_step
 
 # Timing. The full-size models: exported here with Debian's torch, or given (--models).
 timing_step() {

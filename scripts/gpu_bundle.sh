@@ -5,8 +5,9 @@
 #                        tests, fxc-npy-compare, fxc-cudnn-int8-probe) and the Debian libraries
 #                        they link that such an image lacks (oneDNN, ONNX, protobuf, spdlog,
 #                        fmt); the CUDA libraries are the machine's own
-#   .gpu/models/         resnet18, resnet50 and vit_b_16 without their weights
-#                        (scripts/onnx_weights.py; bench_gpu.sh fills them with seeded random ones)
+#   .gpu/models/         resnet18, resnet50 and vit_b_16, and three detection and segmentation
+#                        models of the zoo, without their weights (scripts/onnx_weights.py;
+#                        bench_gpu.sh fills them with seeded random ones)
 # Then, there:  tar xzf .gpu/bundle.tar.gz -C .gpu && scripts/bench_gpu.sh --build .gpu/build
 #                 --models .gpu/models
 #   scripts/gpu_bundle.sh
@@ -34,5 +35,11 @@ for name in resnet18 resnet50 vit_b_16; do
   [ -f "$big/$name.onnx" ] || /usr/bin/python3 scripts/export_testdata.py --big "$big" --names "$name" >/dev/null
   [ -f "$out/models/$name.skeleton.onnx" ] ||
     /usr/bin/python3 scripts/onnx_weights.py strip "$big/$name.onnx" "$out/models/$name.skeleton.onnx"
+done
+# Detection and segmentation (bench_gpu.sh's models step runs them on cuDNN against the CPU).
+for name in yolov8n_like lraspp_mobilenet_v3_large deeplabv3_mobilenet_v3_large; do
+  [ -f "build/zoo/$name.fold.onnx" ] || /usr/bin/python3 scripts/zoo.py --only "$name" --modes fold >/dev/null
+  [ -f "$out/models/$name.zoo.skeleton.onnx" ] ||
+    /usr/bin/python3 scripts/onnx_weights.py strip "build/zoo/$name.fold.onnx" "$out/models/$name.zoo.skeleton.onnx"
 done
 du -sh "$out"/*

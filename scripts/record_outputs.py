@@ -68,12 +68,15 @@ def randomized(model):
 
 
 def record_cnns():
+    """The four CNNs on one input (testdata/ stays small): narrow_cnns.x.npy."""
     import onnx
     import torchvision
     from onnx import numpy_helper
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from export_testdata import narrow
 
+    x = torch.randn(1, 3, 64, 64, generator=torch.Generator().manual_seed(5))
+    np.save(os.path.join(RECORDED, "narrow_cnns.x.npy"), x.numpy())
     for stem, base, factor in (("resnet18_narrow", "resnet18", 16), ("mobilenet_v2_narrow", "mobilenet_v2", 8),
                                ("mobilenet_v3_small_narrow", "mobilenet_v3_small", 8),
                                ("squeezenet1_1_narrow", "squeezenet1_1", 8)):
@@ -87,10 +90,8 @@ def record_cnns():
                 raise SystemExit(f"{stem}: {key} {tuple(state[key].shape)} is not in the ONNX file as such")
             state[key] = torch.from_numpy(weights[key].copy())
         model.load_state_dict(state)
-        x = torch.randn(1, 3, 64, 64, generator=torch.Generator().manual_seed(5))
         with torch.no_grad():
             y = model(x)
-        np.save(os.path.join(RECORDED, stem + ".x.npy"), x.numpy())
         np.save(os.path.join(RECORDED, stem + ".y.npy"), y.numpy())
         print(stem, tuple(y.shape))
 

@@ -2,11 +2,12 @@
 # Every committed model on cuDNN (fp32) against the CPU on the same seeded inputs, element by
 # element within 1e-4 + 1e-3·|cpu| (CPU fallbacks and the copies between them included), then the
 # outputs PyTorch recorded (testdata/recorded) on cuDNN. Without a usable CUDA device: exit 77,
-# which ctest shows as skipped.
-#   cudnn_models.sh FXC NPY_COMPARE
+# which ctest shows as skipped. MODEL... adds models of its own (bench_gpu.sh's zoo models).
+#   cudnn_models.sh FXC NPY_COMPARE [MODEL...]
 set -u
 fxc=$1
 compare=$2
+shift 2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! "$fxc" run -q testdata/models/seed_three_adds.onnx --backend cudnn >/dev/null 2>"$work/err"; then
@@ -14,7 +15,7 @@ if ! "$fxc" run -q testdata/models/seed_three_adds.onnx --backend cudnn >/dev/nu
   exit 77
 fi
 status=0
-for m in testdata/models/*.onnx; do
+for m in testdata/models/*.onnx testdata/models/codegen/*.onnx testdata/models/soundness/*.onnx "$@"; do
   name=$(basename "$m" .onnx)
   rm -rf "$work/cpu" "$work/gpu"
   if ! "$fxc" run -q "$m" --output-dir "$work/cpu" >/dev/null 2>"$work/err"; then

@@ -8,15 +8,15 @@ compare=$2
 name=$3
 shift 3
 # The model's input and output: x and y in record_outputs.py's models, input and output in
-# export_testdata.py's CNNs.
-input=x output=y
-case $name in *_narrow) input=input output=output ;; esac
+# export_testdata.py's CNNs (which share one input file, narrow_cnns.x.npy).
+input=x output=y x=testdata/recorded/$name.x.npy
+case $name in *_narrow) input=input output=output x=testdata/recorded/narrow_cnns.x.npy ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 for mode in "" --no-recognize; do
   rm -rf "$work/out"
-  "$fxc" run -q testdata/models/$name.onnx $mode --input $input=testdata/recorded/$name.x.npy \
+  "$fxc" run -q testdata/models/$name.onnx $mode --input $input=$x \
     --output-dir "$work/out" "$@" >/dev/null || { echo "FAIL: $name $mode does not run"; exit 1; }
   "$compare" "$work/out/$output.npy" testdata/recorded/$name.y.npy 1e-5 1e-4 ||
     { echo "FAIL: $name $mode differs from PyTorch"; status=1; }
