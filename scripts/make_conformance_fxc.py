@@ -716,3 +716,33 @@ write("resize_linear_nan_stays_in_its_channel",
                                              align_corners=False).numpy())],
       [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")],
       inputs=[("x", xr)], opset=13)
+
+# A Resize that changes no axis (scales 1, linear and cubic): the input as it is, as ONNX Runtime
+# returns it. fxc weighed each element's neighbours by 0 and spread a NaN or an infinity into
+# them (1·1 + 0·inf = NaN; the cubic's four taps made the whole 3 × 3 NaN).
+xi = np.array([[[[1, np.inf, 2], [3, 4, 5], [np.nan, -np.inf, 6]]]], np.float32)
+write("resize_identity_keeps_nan_inf",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear"),
+       helper.make_node("Resize", ["x", "", "scales"], ["z"], mode="cubic")],
+      [("y", xi), ("z", xi)],
+      [numpy_helper.from_array(np.array([1, 1, 1, 1], np.float32), "scales")],
+      inputs=[("x", xi)], opset=13)
+
+# Upsample before opset 9 takes its scales as an attribute (fxc said "Resize needs scales or
+# sizes"). Nearest: each element repeated (numpy).
+xu7 = np.arange(12, dtype=np.float32).reshape(1, 2, 2, 3)
+write("upsample7_scales_attribute",
+      [helper.make_node("Upsample", ["x"], ["y"], mode="nearest", scales=[1.0, 1.0, 2.0, 3.0])],
+      [("y", xu7.repeat(2, axis=2).repeat(3, axis=3))], inputs=[("x", xu7)], opset=7)
+
+# Hardmax, ArgMax and ArgMin of rows holding a NaN: the first NaN is the extreme, as np.argmax
+# and np.argmin (ONNX's reference) and PyTorch take it. fxc passed over a NaN (one at index 0
+# won ArgMax, since nothing compares greater than it).
+xn = np.array([[1, np.nan, 3], [np.nan, 1, 3], [1, 3, np.nan], [2, np.nan, np.nan]], np.float32)
+write("hardmax_argmax_nan",
+      [helper.make_node("Hardmax", ["x"], ["h"], axis=-1),
+       helper.make_node("ArgMax", ["x"], ["a"], axis=1, keepdims=0),
+       helper.make_node("ArgMin", ["x"], ["b"], axis=1, keepdims=0)],
+      [("h", np.eye(3, dtype=np.float32)[np.argmax(xn, axis=1)]),
+       ("a", np.argmax(xn, axis=1).astype(np.int64)), ("b", np.argmin(xn, axis=1).astype(np.int64))],
+      inputs=[("x", xn)], opset=13)

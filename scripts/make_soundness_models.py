@@ -168,6 +168,45 @@ save("uint64_io",
       h.make_node("Identity", ["x"], ["z"], name="same")],
      [vi("x", T.UINT64, [3])], [vi("y", T.UINT64, [3]), vi("z", T.UINT64, [3])],
      [f32("c", [1.5, 7.0, 3e9])])
+# Models ONNX Runtime refuses and fxc ran, printing a value no definition gives (session 31's
+# reviews): each is one line and exit 1 now (test/CMakeLists.txt, error.*).
+# Resize given both scales and sizes (fxc took the sizes).
+x4 = vi("x", T.FLOAT, [1, 1, 2, 2])
+save("resize_scales_and_sizes",
+     [h.make_node("Resize", ["x", "", "scales", "sizes"], ["y"], name="resize")], [x4],
+     [vi("y", T.FLOAT, [1, 1, 3, 3])],
+     [f32("scales", [1, 1, 2, 2]), nh.from_array(np.array([1, 1, 3, 3], np.int64), "sizes")],
+     check=False)
+# tf_crop_and_resize without a crop box (fxc took the whole input).
+save("resize_tf_crop_without_roi",
+     [h.make_node("Resize", ["x", "", "scales"], ["y"], name="resize", mode="linear",
+                  coordinate_transformation_mode="tf_crop_and_resize")], [x4],
+     [vi("y", T.FLOAT, [1, 1, 4, 4])],
+     [f32("scales", [1, 1, 2, 2])])
+# Nearest with exclude_outside whose neighbour lies past the edge: its only weight excluded,
+# fxc gave 0.
+save("resize_nearest_exclude_outside",
+     [h.make_node("Resize", ["x", "", "scales"], ["y"], name="resize", mode="nearest",
+                  coordinate_transformation_mode="asymmetric", nearest_mode="ceil",
+                  exclude_outside=1)], [x4], [vi("y", T.FLOAT, [1, 1, 2, 4])],
+     [f32("scales", [1, 1, 1, 2])])
+# Upsample below scale 1 (its spec: at least 1).
+save("upsample_downscale",
+     [h.make_node("Upsample", ["x", "scales"], ["y"], name="up")], [x4],
+     [vi("y", T.FLOAT, [1, 1, 1, 1])],
+     [f32("scales", [1, 1, 0.5, 0.5])], opset=9)
+# Split into three parts with two outputs: fxc gave the first two parts (ONNX Runtime the
+# halves). The sizes as an attribute (refused by the trace) and as a constant operand (by the
+# kernel).
+xs = vi("x", T.FLOAT, [2, 6])
+save("split_attribute_parts",
+     [h.make_node("Split", ["x"], ["a", "b"], name="split", axis=1, split=[2, 2, 2])],
+     [xs], [vi("a", T.FLOAT, None), vi("b", T.FLOAT, None)], opset=11, check=False)
+save("split_operand_parts",
+     [h.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1)],
+     [xs], [vi("a", T.FLOAT, None), vi("b", T.FLOAT, None)],
+     [nh.from_array(np.array([2, 2, 2], np.int64), "sizes")], check=False)
+
 OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")
 # nn.Upsample as torch.onnx writes it (a Resize in its own scope with its scales a Constant
 # there: an Upsample module), nearest and bilinear: written as torch.nn.Upsample, which must

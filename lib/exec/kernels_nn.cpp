@@ -745,6 +745,13 @@ std::vector<Value> normalizeAlong(const KernelContext& c) {
         }
       }
       if (kMode == Normalize::kHardmax) {
+        // The first NaN is the largest, as ArgMax takes it (np.argmax: ONNX's reference).
+        for (int64_t j = 0; j < extent; ++j) {
+          if (std::isnan(x.f[at(j)])) {
+            best = j;
+            break;
+          }
+        }
         for (int64_t j = 0; j < extent; ++j) y.f[at(j)] = j == best ? 1.0f : 0.0f;
         continue;
       }

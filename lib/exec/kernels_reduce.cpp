@@ -202,8 +202,14 @@ Kernel argExtreme(bool max) {
           decltype(value(0)) best_v{};
           for (int64_t k = 0; k < extent; ++k) {
             auto v = value(static_cast<size_t>((o * extent + k) * inner + r));
-            bool better = k == 0 || (max ? (v > best_v || (last && v == best_v))
-                                         : (v < best_v || (last && v == best_v)));
+            // A NaN is the extreme, as numpy, PyTorch and ONNX's reference (np.argmax) take it:
+            // the first one (the last with select_last_index); a NaN at 0 used to stay, one
+            // after it was passed over.
+            bool v_nan = v != v, best_nan = best_v != best_v;
+            bool better = k == 0 || (v_nan      ? !best_nan || last
+                                     : best_nan ? false
+                                     : max      ? (v > best_v || (last && v == best_v))
+                                                : (v < best_v || (last && v == best_v)));
             if (better) {
               best = k;
               best_v = v;

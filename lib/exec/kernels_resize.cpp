@@ -101,18 +101,21 @@ AxisPlan planAxis(int64_t in, int64_t out, double scale, double roi_start, doubl
       if (exclude_outside && (idx < 0 || idx >= in)) w[static_cast<size_t>(j)] = 0;
       sum += w[static_cast<size_t>(j)];
     }
+    // exclude_outside with every tap outside (a nearest neighbour past the edge) renormalizes
+    // zero weights by their zero sum: no value is defined (ONNX Runtime refuses exclude_outside
+    // for any mode but cubic).
+    if (exclude_outside && sum == 0)
+      throw ExecError("exclude_outside: output " + std::to_string(x) +
+                      " along an axis has every tap outside the input (no value is defined)");
     for (int64_t j = 0; j < n; ++j) {
-      double weight = w[static_cast<size_t>(j)] / (exclude_outside && sum != 0 ? sum : 1.0);
+      double weight = w[static_cast<size_t>(j)] / (exclude_outside ? sum : 1.0);
       // Nearest copies one element; linear and cubic weigh every tap, a NaN times 0 included
       // (ONNX Runtime, PyTorch).
       if (weight == 0 && mode == "nearest") continue;
       taps.index.push_back(std::clamp<int64_t>(first + j, 0, in - 1));
       taps.weight.push_back(weight);
     }
-    if (taps.index.empty()) {  // every weight zero: contributes nothing
-      taps.index.push_back(std::clamp<int64_t>(base, 0, in - 1));
-      taps.weight.push_back(0.0);
-    }
+    if (taps.index.empty()) throw ExecError("Resize: output " + std::to_string(x) + " has no tap");
     plan.taps.push_back(std::move(taps));
   }
   return plan;
@@ -149,6 +152,26 @@ std::vector<Value> resize(const KernelContext& c) {
   const Value* roi = legacy ? nullptr : operand(1, "roi");
   const Value* scales_in = operand(legacy ? 1 : 2, "scales");
   const Value* sizes_in = legacy ? nullptr : operand(3, "sizes");
+  // Upsample before opset 9 has its scales as an attribute.
+  std::optional<Value> scales_attribute;
+  if (legacy && (!scales_in || scales_in->numel() == 0)) {
+    if (const ir::Argument* given = c.attribute("scales"); given && given->isSequence()) {
+      std::vector<float> values;
+      for (const ir::Argument& item : given->items()) {
+        if (item.kind() != ir::Argument::Kind::kFloat && item.kind() != ir::Argument::Kind::kInt)
+          throw ExecError("attribute scales is not a list of numbers");
+        values.push_back(static_cast<float>(item.kind() == ir::Argument::Kind::kFloat
+                                                ? item.toFloat()
+                                                : static_cast<double>(item.toInt())));
+      }
+      auto count = static_cast<int64_t>(values.size());
+      scales_attribute = Value::floats({count}, std::move(values));
+      scales_in = &*scales_attribute;
+    }
+  }
+  bool has_sizes = sizes_in && sizes_in->numel() > 0;
+  if (has_sizes && scales_in && scales_in->numel() > 0)
+    throw ExecError("Resize takes scales or sizes, not both");
   if (c.attribute("axes")) throw ExecError("unsupported: Resize with axes");
   if (c.intAttribute("antialias", 0) != 0) throw ExecError("unsupported: Resize with antialias");
   if (c.stringAttribute("keep_aspect_ratio_policy", "stretch") != "stretch")
@@ -166,7 +189,7 @@ std::vector<Value> resize(const KernelContext& c) {
 
   std::vector<double> scales(rank, 1.0);
   std::vector<int64_t> out_shape(rank);
-  if (sizes_in && sizes_in->numel() > 0) {
+  if (has_sizes) {
     std::vector<int64_t> sizes = sizes_in->asInts();
     if (sizes.size() != rank) throw ExecError("sizes do not match the input rank");
     for (size_t d = 0; d < rank; ++d) {
@@ -184,6 +207,10 @@ std::vector<Value> resize(const KernelContext& c) {
       float size = static_cast<float>(x.shape[d]) * scales_in->f[d];
       if (!(scales[d] > 0) || !(size < 0x1p62f))
         throw ExecError("scales must be positive and finite");
+      // Upsample's scales are at least 1 (its spec; ONNX Runtime refuses a smaller one).
+      if (c.node().meta.source_op == "Upsample" && scales[d] < 1)
+        throw ExecError("Upsample's scales must be at least 1, not " +
+                        ir::pyFloatRepr(scales_in->f[d]));
       out_shape[d] = static_cast<int64_t>(size);
     }
   } else {
@@ -191,6 +218,11 @@ std::vector<Value> resize(const KernelContext& c) {
   }
   std::vector<double> roi_values(2 * rank, 0.0);
   for (size_t d = 0; d < rank; ++d) roi_values[rank + d] = 1.0;
+  // tf_crop_and_resize reads the crop box from roi, [starts..., ends...] over every axis.
+  if (transform == "tf_crop_and_resize" && (!roi || roi->numel() != static_cast<int64_t>(2 * rank)))
+    throw ExecError("tf_crop_and_resize needs an roi of " + std::to_string(2 * rank) +
+                    " values (twice the input's rank), not " +
+                    std::to_string(roi ? roi->numel() : 0));
   if (roi && roi->numel() == static_cast<int64_t>(2 * rank)) {
     requireFloat(*roi, "roi");
     for (size_t k = 0; k < 2 * rank; ++k) {
@@ -213,14 +245,17 @@ std::vector<Value> resize(const KernelContext& c) {
   // The batch and channel axes of a rank-3 or higher input, where their scale is 1: each element
   // as it is, no neighbour under a zero weight (whose NaN or infinity would spread into it), as
   // PyTorch (which resizes the spatial axes only) and ONNX Runtime compute an image's resize. A
-  // spatial axis of scale 1 keeps its zero-weight neighbours, as both of them do.
-  for (size_t d = 0; rank >= 3 && d < 2; ++d) {
-    if (x.shape[d] == out_shape[d] && keepsAxis(plans[d])) {
+  // spatial axis of scale 1 keeps its zero-weight neighbours, as both of them do, unless no axis
+  // changes at all: ONNX Runtime returns such an input as it is (codegen's Resize does the same).
+  bool identity = true;
+  for (size_t d = 0; d < rank; ++d)
+    identity = identity && x.shape[d] == out_shape[d] && keepsAxis(plans[d]);
+  for (size_t d = 0; d < rank; ++d) {
+    if ((identity || (rank >= 3 && d < 2)) && x.shape[d] == out_shape[d] && keepsAxis(plans[d])) {
       for (size_t k = 0; k < plans[d].taps.size(); ++k)
         plans[d].taps[k] = Taps{{static_cast<int64_t>(k)}, {1.0}, false};
     }
   }
-
   Value y =
       Value::floats(out_shape, std::vector<float>(static_cast<size_t>(checkedNumel(out_shape))));
   std::vector<int64_t> in_strides = stridesOf(x.shape);

@@ -641,6 +641,12 @@ void addTensorKernels(KernelTable& t) {
     size_t axis = normalizeAxis(c.intAttribute("axis", 0), x.shape.size());
     std::vector<int64_t> sizes =
         c.optionalInput(1) ? c.input(1).asInts() : c.intsAttribute("split", {});
+    // The node's output count (the trace's num_outputs): sizes of another count are refused, as
+    // ONNX Runtime does (the getitems would have read the first parts only).
+    int64_t outputs_count = c.intAttribute("num_outputs", 0);
+    if (!sizes.empty() && outputs_count > 0 && static_cast<int64_t>(sizes.size()) != outputs_count)
+      throw ExecError("Split into " + std::to_string(sizes.size()) + " parts has " +
+                      std::to_string(outputs_count) + " outputs");
     if (sizes.empty()) {
       // num_outputs parts (the trace gives the output count before opset 18): equal ones
       // before opset 18, from opset 18 the last one smaller when the axis does not divide.

@@ -530,9 +530,13 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
         scale = [f32(v) for v in scales.reshape(-1).tolist()]
         out = [int(f32(X.shape[i]) * scale[i]) for i in range(rank)]
     y = X
+    # An axis of scale 1 is kept as it is where fxc's kernel keeps it: the batch and channel axes
+    # of an image, or every axis when none changes. A spatial axis of scale 1 beside one that
+    # changes weighs its neighbours by 0 (a NaN there spreads), as fxc, ONNX Runtime and PyTorch do.
+    identity = all(X.shape[i] == out[i] and scale[i] == 1.0 for i in range(rank))
     for axis in range(rank):
         n, m, s = X.shape[axis], out[axis], scale[axis]
-        if n == m and s == 1.0:
+        if n == m and s == 1.0 and (identity or (rank >= 3 and axis < 2)):
             continue
         x = torch.arange(m, dtype=torch.float32)
         transform = coordinate_transformation_mode

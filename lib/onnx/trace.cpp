@@ -709,14 +709,32 @@ class Tracer {
         if (!input.empty()) record.inputs.emplace_back(input, "arg");
       }
       ir::Kwargs kwargs = attributeKwargs(node);
-      // A Split given no sizes (before opset 18's num_outputs) splits into as many parts as it
-      // has outputs: the count is kept, since the getitems show only the outputs that are read.
-      if (node.op_type() == "Split" && isDefaultDomain(node.domain()) &&
-          (node.input_size() < 2 || node.input(1).empty())) {
-        bool sized = false;
-        for (const auto& [key, value] : kwargs)
-          sized = sized || key == "split" || key == "num_outputs";
-        if (!sized) kwargs.emplace_back("num_outputs", ir::Argument(int64_t{node.output_size()}));
+      // A Split makes as many parts as it has outputs: the count is kept (num_outputs), since the
+      // getitems show only the outputs that are read. A `split` list or num_outputs of another
+      // count is refused here; sizes given as an operand, by the kernel against the count.
+      if (node.op_type() == "Split" && isDefaultDomain(node.domain())) {
+        bool sized_input = node.input_size() >= 2 && !node.input(1).empty();
+        std::string who = node.name().empty() ? "the Split making '" + node.output(0) + "'"
+                                              : "node '" + node.name() + "'";
+        bool counted = false;
+        bool sized_attribute = false;
+        for (const auto& [key, value] : kwargs) {
+          sized_attribute = sized_attribute || key == "split";
+          size_t given = 0;
+          if (key == "split" && value.isSequence()) given = value.items().size();
+          if (key == "num_outputs" && value.kind() == ir::Argument::Kind::kInt) {
+            given = static_cast<size_t>(std::max<int64_t>(value.toInt(), 0));
+            counted = true;
+            if (sized_input)
+              throw ModelError(who + ": Split takes split or num_outputs, not both");
+          }
+          if ((key == "split" || key == "num_outputs") &&
+              given != static_cast<size_t>(node.output_size()))
+            throw ModelError(who + ": Split into " + std::to_string(given) + " parts has " +
+                             std::to_string(node.output_size()) + " outputs");
+        }
+        if (!counted && !sized_attribute)
+          kwargs.emplace_back("num_outputs", ir::Argument(int64_t{node.output_size()}));
       }
       if (hasSubgraphs(node)) {
         std::vector<ir::Argument> captured;
