@@ -746,3 +746,14 @@ write("hardmax_argmax_nan",
       [("h", np.eye(3, dtype=np.float32)[np.argmax(xn, axis=1)]),
        ("a", np.argmax(xn, axis=1).astype(np.int64)), ("b", np.argmin(xn, axis=1).astype(np.int64))],
       inputs=[("x", xn)], opset=13)
+
+# Nearest Resize with tf_half_pixel_for_nn and a ceiling rounding keeps every axis of scale 1
+# (ONNX Runtime's answer): by the formula, x + 0.5 rounded up read the next channel and the next
+# column. Along H (scale 2): ceil((i + 0.5) / 2) = 1, 1, 2, 2, clamped to the last row, 1.
+xt = np.arange(30, dtype=np.float32).reshape(1, 3, 2, 5)
+write("resize_tf_half_pixel_for_nn_ceil_keeps_unit_axes",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest",
+                        coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="ceil")],
+      [("y", xt[:, :, [1, 1, 1, 1], :])],
+      [numpy_helper.from_array(np.array([1, 1, 2, 1], np.float32), "scales")],
+      inputs=[("x", xt)], opset=13)

@@ -226,3 +226,32 @@ save("upsample_fractional_scale",
       h.make_node("Resize", ["x", "", "/up/scales"], ["y"], name="/up/Resize", mode="nearest",
                   coordinate_transformation_mode="asymmetric", nearest_mode="floor")],
      [vi("x", T.FLOAT, [1, 2, 4, 4])], [vi("y", T.FLOAT, [1, 2, 6, 6])])
+# ONNX semantics PyTorch's same-named calls lack (session 31's codegen review; the package gave
+# another value or type than fxc run and ONNX Runtime): Sign keeps a NaN (torch.sign gives 0);
+# CumSum and the integer reductions keep int32 (PyTorch sums into int64); an exclusive CumSum
+# of infinities is the shifted sum (out - x gave inf - inf = NaN). NaN and inf come from the
+# random input itself: log of the negative values, a division by zero.
+i64 = lambda n, a: nh.from_array(np.array(a, dtype=np.int64), n)
+save("onnx_semantics_13",
+     [h.make_node("Log", ["x"], ["l"]), h.make_node("Sign", ["l"], ["sign"]),
+      h.make_node("Div", ["x", "zero"], ["inf"]),
+      h.make_node("CumSum", ["inf", "axis"], ["cumsum"], exclusive=1),
+      h.make_node("Mul", ["x", "ten"], ["x10"]), h.make_node("Cast", ["x10"], ["xi"], to=T.INT32),
+      h.make_node("CumSum", ["xi", "axis"], ["cumsum_int"]),
+      h.make_node("ReduceSum", ["xi", "axes"], ["sum_int"], keepdims=0)],
+     [vi("x", T.FLOAT, [2, 6])],
+     [vi("sign", T.FLOAT, [2, 6]), vi("cumsum", T.FLOAT, [2, 6]),
+      vi("cumsum_int", T.INT32, [2, 6]), vi("sum_int", T.INT32, [2])],
+     [f32("zero", 0.0), f32("ten", 10.0), i64("axis", 1), i64("axes", [1])])
+# Before opset 13 a ReduceSum of int32 (axes an attribute) printed as torch.sum, int64; and a
+# nearest Resize with tf_half_pixel_for_nn and a ceiling rounding read the next channel along
+# the channel axis of scale 1 (x + 0.5 rounded up) in fxc run, the same channel in the package
+# and in ONNX Runtime, which keeps every axis of scale 1 with nearest.
+save("onnx_semantics_11",
+     [h.make_node("Mul", ["x", "ten"], ["x10"]), h.make_node("Cast", ["x10"], ["xi"], to=T.INT32),
+      h.make_node("ReduceSum", ["xi"], ["sum_int"], axes=[1], keepdims=0),
+      h.make_node("Resize", ["x4", "roi", "scales"], ["resized"], mode="nearest",
+                  coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="ceil")],
+     [vi("x", T.FLOAT, [2, 6]), vi("x4", T.FLOAT, [1, 3, 4, 5])],
+     [vi("sum_int", T.INT32, [2]), vi("resized", T.FLOAT, [1, 3, 8, 5])],
+     [f32("ten", 10.0), f32("roi", []), f32("scales", [1, 1, 2, 1])], opset=11)

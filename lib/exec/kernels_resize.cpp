@@ -242,16 +242,24 @@ std::vector<Value> resize(const KernelContext& c) {
                              : scales[d] < 1          ? "ceil"
                                                       : "floor",
                              cubic_a, exclude_outside));
-  // The batch and channel axes of a rank-3 or higher input, where their scale is 1: each element
-  // as it is, no neighbour under a zero weight (whose NaN or infinity would spread into it), as
-  // PyTorch (which resizes the spatial axes only) and ONNX Runtime compute an image's resize. A
-  // spatial axis of scale 1 keeps its zero-weight neighbours, as both of them do, unless no axis
-  // changes at all: ONNX Runtime returns such an input as it is (codegen's Resize does the same).
+  // An axis kept as it is, each element its own, no neighbour under a zero weight (whose NaN or
+  // infinity would spread into it):
+  // - the batch and channel axes of a rank-3 or higher input at scale 1, as PyTorch (which
+  //   resizes the spatial axes only) and ONNX Runtime compute an image's resize;
+  // - with nearest, any axis at scale 1, as ONNX Runtime takes it: tf_half_pixel_for_nn's x + ½
+  //   with a ceiling rounding read the next element (the next channel) by the formula;
+  // - every axis, when none changes: ONNX Runtime returns such an input as it is.
+  // A spatial axis of scale 1 beside one that changes keeps its zero-weight neighbours with
+  // linear and cubic, as ONNX Runtime and PyTorch do. codegen's Resize keeps the same axes.
+  auto unit = [&](size_t d) { return x.shape[d] == out_shape[d] && scales[d] == 1.0; };
   bool identity = true;
   for (size_t d = 0; d < rank; ++d)
     identity = identity && x.shape[d] == out_shape[d] && keepsAxis(plans[d]);
   for (size_t d = 0; d < rank; ++d) {
-    if ((identity || (rank >= 3 && d < 2)) && x.shape[d] == out_shape[d] && keepsAxis(plans[d])) {
+    bool kept = (identity && x.shape[d] == out_shape[d]) ||
+                (unit(d) && ((rank >= 3 && d < 2) || mode == "nearest"));
+    // A crop box moves the coordinates: only an axis whose taps are its own elements.
+    if (kept && (transform != "tf_crop_and_resize" || keepsAxis(plans[d]))) {
       for (size_t k = 0; k < plans[d].taps.size(); ++k)
         plans[d].taps[k] = Taps{{static_cast<int64_t>(k)}, {1.0}, false};
     }

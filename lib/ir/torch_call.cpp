@@ -155,9 +155,13 @@ std::optional<TorchCall> convolution(const Node& node) {
 }
 
 // torch.mean(x, [axes], keepdim): ReduceMean with its axes as an attribute (before opset 18).
+// Of floats only: torch.sum of an int32 tensor is int64, and torch.mean refuses integers.
 std::optional<TorchCall> reduction(const Node& node) {
   const auto& args = node.args();
   if (args.size() != 1 || !args[0].isNode() || !onlyKwargs(node, {"axes", "keepdims"}))
+    return std::nullopt;
+  const std::string& dtype = args[0].toNode()->meta.dtype;
+  if (!dtype.empty() && dtype != "float32" && dtype != "float64" && dtype != "float16")
     return std::nullopt;
   auto axes = intsKwarg(node, "axes");
   auto keepdims = intKwarg(node, "keepdims", 1);

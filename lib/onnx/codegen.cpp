@@ -109,7 +109,6 @@ bool sameInTorch(const ir::Node& node) {
                                               "torch.atanh",
                                               "torch.erf",
                                               "torch.reciprocal",
-                                              "torch.sign",
                                               "torch.isnan",
                                               "torch.logical_not",
                                               "torch.nn.functional.hardswish",

@@ -216,12 +216,17 @@ def _reduce(function, x, axes, keepdims, noop_with_empty_axes):
     return function(x, [_axis(a, x.dim()) for a in axes], bool(keepdims))
 
 
+def _same_type(y, x):
+    # ONNX's reductions keep the input's type; PyTorch sums integers into int64.
+    return y if y.dtype == x.dtype else y.to(x.dtype)
+
+
 def ReduceMean(x, axes=None, keepdims=1, noop_with_empty_axes=0):
     return _reduce(torch.mean, x, axes, keepdims, noop_with_empty_axes)
 
 
 def ReduceSum(x, axes=None, keepdims=1, noop_with_empty_axes=0):
-    return _reduce(torch.sum, x, axes, keepdims, noop_with_empty_axes)
+    return _same_type(_reduce(torch.sum, x, axes, keepdims, noop_with_empty_axes), x)
 
 
 def ReduceMax(x, axes=None, keepdims=1, noop_with_empty_axes=0):
@@ -237,19 +242,20 @@ def ReduceProd(x, axes=None, keepdims=1, noop_with_empty_axes=0):
         for d in sorted(dims, reverse=True):
             t = torch.prod(t, d, keep)
         return t
-    return _reduce(prod, x, axes, keepdims, noop_with_empty_axes)
+    return _same_type(_reduce(prod, x, axes, keepdims, noop_with_empty_axes), x)
 
 
 def ReduceL1(x, axes=None, keepdims=1, noop_with_empty_axes=0):
-    return _reduce(torch.sum, x.abs(), axes, keepdims, noop_with_empty_axes)
+    return _same_type(_reduce(torch.sum, x.abs(), axes, keepdims, noop_with_empty_axes), x)
 
 
 def ReduceL2(x, axes=None, keepdims=1, noop_with_empty_axes=0):
-    return _reduce(torch.sum, x * x, axes, keepdims, noop_with_empty_axes).sqrt()
+    sums = _reduce(torch.sum, x * x, axes, keepdims, noop_with_empty_axes)
+    return _same_type(sums.sqrt() if x.is_floating_point() else sums.double().sqrt(), x)
 
 
 def ReduceSumSquare(x, axes=None, keepdims=1, noop_with_empty_axes=0):
-    return _reduce(torch.sum, x * x, axes, keepdims, noop_with_empty_axes)
+    return _same_type(_reduce(torch.sum, x * x, axes, keepdims, noop_with_empty_axes), x)
 
 
 def ReduceLogSumExp(x, axes=None, keepdims=1, noop_with_empty_axes=0):
@@ -284,9 +290,11 @@ def CumSum(x, axis, exclusive=0, reverse=0):
     axis = _axis(int(_ints(axis)[0]), x.dim())
     if reverse:
         x = x.flip(axis)
-    out = torch.cumsum(x, axis)
-    if exclusive:
-        out = out - x
+    out = torch.cumsum(x, axis, dtype=x.dtype)  # PyTorch sums integers into int64
+    if exclusive and x.shape[axis] > 0:
+        # The sums before each element: shifted by one, not out - x (inf - inf is NaN).
+        first = torch.zeros_like(out.narrow(axis, 0, 1))
+        out = torch.cat([first, out.narrow(axis, 0, x.shape[axis] - 1)], axis)
     return out.flip(axis) if reverse else out
 
 
@@ -347,7 +355,7 @@ def Pad(x, pads=None, constant_value=None, axes=None, mode="constant", value=0.0
         if mode == "edge":
             index = index.clamp(0, size - 1)
         elif mode == "wrap":
-            index = index.remainder(size)
+            raise NotImplementedError("Pad mode wrap")  # fxc's kernel refuses it too
         elif mode == "reflect":
             period = max(2 * (size - 1), 1)
             index = index.remainder(period)
@@ -531,12 +539,13 @@ def Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
         out = [int(f32(X.shape[i]) * scale[i]) for i in range(rank)]
     y = X
     # An axis of scale 1 is kept as it is where fxc's kernel keeps it: the batch and channel axes
-    # of an image, or every axis when none changes. A spatial axis of scale 1 beside one that
-    # changes weighs its neighbours by 0 (a NaN there spreads), as fxc, ONNX Runtime and PyTorch do.
+    # of an image, any axis with nearest, or every axis when none changes. A spatial axis of
+    # scale 1 beside one that changes weighs its neighbours by 0 with linear (a NaN there
+    # spreads), as fxc, ONNX Runtime and PyTorch do.
     identity = all(X.shape[i] == out[i] and scale[i] == 1.0 for i in range(rank))
     for axis in range(rank):
         n, m, s = X.shape[axis], out[axis], scale[axis]
-        if n == m and s == 1.0 and (identity or (rank >= 3 and axis < 2)):
+        if n == m and s == 1.0 and (identity or (rank >= 3 and axis < 2) or mode == "nearest"):
             continue
         x = torch.arange(m, dtype=torch.float32)
         transform = coordinate_transformation_mode
@@ -613,6 +622,8 @@ def ThresholdedRelu(x, alpha=1.0):
 
 
 def Shrink(x, bias=0.0, lambd=0.5):
+    if not x.is_floating_point():
+        raise NotImplementedError("Shrink of integers")  # fxc's kernel refuses them too
     zero = torch.zeros_like(x)
     return torch.where(x < -lambd, x + bias, torch.where(x > lambd, x - bias, zero))
 
@@ -628,6 +639,11 @@ def Hardmax(x, axis=None, legacy=False):
 
 def ReduceLogSum(x, axes=None, keepdims=1, noop_with_empty_axes=0):
     return _reduce(torch.sum, x, axes, keepdims, noop_with_empty_axes).log()
+
+
+def Sign(x):
+    # torch.sign(NaN) is 0; ONNX's Sign keeps the NaN.
+    return torch.where(torch.isnan(x), x, torch.sign(x))
 
 
 def IsInf(x, detect_negative=1, detect_positive=1):
