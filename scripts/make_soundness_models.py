@@ -255,3 +255,22 @@ save("onnx_semantics_11",
      [vi("x", T.FLOAT, [2, 6]), vi("x4", T.FLOAT, [1, 3, 4, 5])],
      [vi("sum_int", T.INT32, [2]), vi("resized", T.FLOAT, [1, 3, 8, 5])],
      [f32("ten", 10.0), f32("roi", []), f32("scales", [1, 1, 2, 1])], opset=11)
+# A Range whose delta points away from its limit is empty in ONNX (torch.arange raised); TopK-1
+# takes k as an attribute of one int (the package's _ints raised on it); a Clip read as
+# torch.nn.Hardtanh with min >= max (Hardtanh asserts; ONNX gives max) and torch.nn.Flatten of a
+# rank-1 input (it gave [5] where ONNX gives [5, 1]) run as onnx_ops' Clip and Flatten instead;
+# Clip-6's bounds are attributes (torch.nn.ReLU6 from them).
+save("onnx_semantics_11_range",
+     [h.make_node("Range", ["start", "limit", "delta"], ["range"]),
+      h.make_node("Add", ["range", "x"], ["range_sum"])],
+     [vi("x", T.FLOAT, [1])], [vi("range_sum", T.FLOAT, [0])],
+     [f32("start", 5.0), f32("limit", 0.0), f32("delta", 1.0)], opset=11)
+save("onnx_semantics_9",
+     [h.make_node("TopK", ["x"], ["values", "indices"], name="topk", k=2),
+      h.make_node("Clip", ["x"], ["clipped"], name="/act/Clip", min=1.0, max=0.5),
+      h.make_node("Clip", ["x"], ["relu6"], name="/act6/Clip", min=0.0, max=6.0),
+      h.make_node("Flatten", ["v"], ["flat"], name="/flat/Flatten", axis=1)],
+     [vi("x", T.FLOAT, [2, 6]), vi("v", T.FLOAT, [5])],
+     [vi("values", T.FLOAT, [2, 2]), vi("indices", T.INT64, [2, 2]),
+      vi("clipped", T.FLOAT, [2, 6]), vi("relu6", T.FLOAT, [2, 6]), vi("flat", T.FLOAT, [5, 1])],
+     opset=9)

@@ -257,15 +257,19 @@ void checkRecurrent(const ir::Node& node, const std::string& op, const std::stri
     throw ModelError(what + "peepholes are not written in fxc codegen");
 }
 
-// A weighted module as a call of its ONNX op in onnx_ops, its tensors in their input slots: for
-// the ops onnx_ops writes whatever their attributes (Gemm, Conv, ConvTranspose). nullopt for
-// other modules; with `node`, the call's text.
+// A module as a call of its ONNX op in onnx_ops, its tensors in their input slots: for the ops
+// onnx_ops writes whatever their attributes (Gemm, Conv, ConvTranspose, Clip, Flatten). nullopt
+// for other modules; with `node`, the call's text.
 std::optional<std::string> opCall(const ir::GraphModule& gm, const std::string& path,
                                   const ir::Node* node = nullptr) {
   const ir::Module* module = gm.findModule(path);
   if (!module) return std::nullopt;
   std::string op = opForModuleType(module->type());
-  if (op != "Gemm" && op != "Conv" && op != "ConvTranspose" && op != "BatchNormalization")
+  // Clip and Flatten: where torch.nn.Hardtanh or Flatten would compute another function
+  // (bounds min >= max, an input of rank 1).
+  static const std::vector<std::string> clip_slots = {"", "min", "max"}, flatten_slots = {""};
+  if (op != "Gemm" && op != "Conv" && op != "ConvTranspose" && op != "BatchNormalization" &&
+      op != "Clip" && op != "Flatten")
     return std::nullopt;
   // A BatchNorm's op only where torch.nn's class cannot say it (an input of unknown rank): what
   // neither can (training mode, spatial = 0) stays refused.
@@ -277,7 +281,8 @@ std::optional<std::string> opCall(const ir::GraphModule& gm, const std::string& 
         return std::nullopt;
     }
   }
-  const auto& slots = parameterSlots(op);
+  const auto& slots =
+      op == "Clip" ? clip_slots : op == "Flatten" ? flatten_slots : parameterSlots(op);
   for (const auto& [name, tensor] : module->tensors()) {
     if (name.empty() || std::find(slots.begin(), slots.end(), name) == slots.end())
       return std::nullopt;

@@ -443,8 +443,15 @@ const std::unordered_map<std::string, std::function<std::string(const Context&)>
        }},
       {"Hardtanh",
        [](C c) {
-         c.onlyAttributes({});
-         double low = c.scalar("min"), high = c.scalar("max");
+         // Clip-6 holds its bounds as attributes, Clip-11 as tensors; either both or neither
+         // bound (a missing one, or both missing, runs onnx_ops.Clip instead).
+         c.onlyAttributes({"min", "max"});
+         auto bound = [&](const char* name) {
+           return c.attribute(name) ? c.floatAttribute(name, 0) : c.scalar(name);
+         };
+         double low = bound("min"), high = bound("max");
+         // torch.nn.Hardtanh asserts min < max; ONNX's Clip takes any pair (min > max gives max).
+         if (!(low < high)) c.refuse("a lower bound not below the upper one");
          if (low == 0 && high == 6) return std::string("torch.nn.ReLU6()");
          return "torch.nn.Hardtanh(" + pyNumber(low) + ", " + pyNumber(high) + ")";
        }},
@@ -470,6 +477,8 @@ const std::unordered_map<std::string, std::function<std::string(const Context&)>
        [](C c) {
          c.onlyAttributes({"axis"});
          if (c.intAttribute("axis", 1) != 1) c.refuse("axis other than 1");
+         // torch.nn.Flatten flattens from dimension 1, which a rank-1 input lacks ([5] → [5, 1]).
+         if (c.input_rank >= 0 && c.input_rank < 2) c.refuse("an input of rank below 2");
          c.takeTensors({});
          return std::string("torch.nn.Flatten()");
        }},

@@ -27,6 +27,8 @@ def _ints(value):
         return None
     if torch.is_tensor(value):
         return [int(v) for v in value.reshape(-1).tolist()]
+    if isinstance(value, (int, float)):
+        return [int(value)]  # an attribute of one value (TopK-1's k)
     return [int(v) for v in value]
 
 
@@ -148,6 +150,10 @@ def Tile(x, repeats):
 
 
 def Range(start, limit, delta):
+    # ONNX gives max(ceil((limit - start) / delta), 0) elements: none where delta points away
+    # from limit, which torch.arange refuses.
+    if delta.item() != 0 and (limit.item() - start.item()) * delta.item() <= 0:
+        return torch.empty(0, dtype=start.dtype)
     return torch.arange(start.item(), limit.item(), delta.item(), dtype=start.dtype)
 
 
