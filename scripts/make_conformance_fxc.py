@@ -757,3 +757,30 @@ write("resize_tf_half_pixel_for_nn_ceil_keeps_unit_axes",
       [("y", xt[:, :, [1, 1, 1, 1], :])],
       [numpy_helper.from_array(np.array([1, 1, 2, 1], np.float32), "scales")],
       inputs=[("x", xt)], opset=13)
+
+# ScatterElements and ScatterND with reduction max or min: a NaN among the updates is the result
+# (np.maximum / np.minimum in the spec's reference code; ONNX Runtime agrees); std::max kept the
+# old value. A NaN in the data stays NaN too. Oracle: numpy's maximum/minimum, element by element.
+ds = np.array([1, np.nan, 3, 4], np.float32)
+us = np.array([np.nan, 2, -np.inf, 5], np.float32)
+write("scatter_max_min_nan",
+      [helper.make_node("ScatterElements", ["d", "ie", "u"], ["emax"], axis=0, reduction="max"),
+       helper.make_node("ScatterElements", ["d", "ie", "u"], ["emin"], axis=0, reduction="min"),
+       helper.make_node("ScatterND", ["d", "in", "u"], ["nmax"], reduction="max"),
+       helper.make_node("ScatterND", ["d", "in", "u"], ["nmin"], reduction="min")],
+      [("emax", np.maximum(ds, us)), ("emin", np.minimum(ds, us)),
+       ("nmax", np.maximum(ds, us)), ("nmin", np.minimum(ds, us))],
+      [numpy_helper.from_array(np.arange(4, dtype=np.int64), "ie"),
+       numpy_helper.from_array(np.arange(4, dtype=np.int64).reshape(4, 1), "in")],
+      inputs=[("d", ds), ("u", us)], opset=18)
+
+# NonMaxSuppression with a NaN score (no threshold, which would drop it): the NaN box ranks first,
+# as TopK and ArgMax take NaN for the largest; the rest best first. `score[x] > score[y]` alone
+# was no ordering for std::stable_sort once a NaN was present. Four boxes that do not overlap.
+nms_boxes = np.array([[[0, 0, 1, 1], [2, 2, 3, 3], [4, 4, 5, 5], [6, 6, 7, 7]]], np.float32)
+nms_scores = np.array([[[0.7, np.nan, 0.9, 0.1]]], np.float32)
+write("nms_nan_score_first",
+      [helper.make_node("NonMaxSuppression", ["boxes", "scores", "limit"], ["selected"])],
+      [("selected", np.array([[0, 0, 1], [0, 0, 2], [0, 0, 0], [0, 0, 3]], np.int64))],
+      [numpy_helper.from_array(np.array([4], np.int64), "limit")],
+      inputs=[("boxes", nms_boxes), ("scores", nms_scores)], opset=13)

@@ -40,7 +40,7 @@ float scalarInput(const KernelContext& c, size_t k, float fallback) {
 }
 
 // NonMaxSuppression: per batch and class, the boxes scoring above score_threshold, best first
-// (ties: the lower index), each kept unless it overlaps a kept one by more than iou_threshold,
+// (a NaN first; ties: the lower index), each kept unless it overlaps a kept one by more than iou_threshold,
 // at most max_output_boxes_per_class of them. Rows [batch, class, box], batch by batch, class by
 // class, in the order kept.
 std::vector<Value> nonMaxSuppression(const KernelContext& c) {
@@ -70,8 +70,12 @@ std::vector<Value> nonMaxSuppression(const KernelContext& c) {
       for (int64_t k = 0; k < count; ++k) {
         if (!has_score_threshold || score[k] > score_threshold) order.push_back(k);
       }
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int64_t x, int64_t y) { return score[x] > score[y]; });
+      // A NaN score ranks first, as TopK and ArgMax take NaN for the largest (`>` alone is no
+      // ordering once a NaN is present, which std::stable_sort needs).
+      std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+        bool x_nan = std::isnan(score[x]), y_nan = std::isnan(score[y]);
+        return x_nan != y_nan ? x_nan : score[x] > score[y];
+      });
       std::vector<int64_t> kept;
       for (int64_t k : order) {
         if (static_cast<int64_t>(kept.size()) >= limit) break;

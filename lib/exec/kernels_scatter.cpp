@@ -33,8 +33,10 @@ class ElementWriter {
   T combine(T old, T value) const {
     if (reduction_ == "add") return old + value;
     if (reduction_ == "mul") return old * value;
-    if (reduction_ == "max") return std::max(old, value);
-    if (reduction_ == "min") return std::min(old, value);
+    // A NaN on either side is the result, as np.maximum / np.minimum (the spec's reference)
+    // and ONNX Runtime give it: std::max and std::min keep `old` against a NaN `value`.
+    if (reduction_ == "max") return value != value ? value : std::max(old, value);
+    if (reduction_ == "min") return value != value ? value : std::min(old, value);
     return value;
   }
   Value& target_;
