@@ -784,3 +784,12 @@ write("nms_nan_score_first",
       [("selected", np.array([[0, 0, 1], [0, 0, 2], [0, 0, 0], [0, 0, 3]], np.int64))],
       [numpy_helper.from_array(np.array([4], np.int64), "limit")],
       inputs=[("boxes", nms_boxes), ("scores", nms_scores)], opset=13)
+
+# Reflect padding with a crop on the axis's other end: the axis is cropped first, then mirrored
+# (ONNX's reference; ONNX Runtime agrees within its limits). Oracle: numpy's crop, then np.pad.
+xp = np.arange(12, dtype=np.float32).reshape(3, 4)
+write("pad_reflect_after_crop",
+      [helper.make_node("Pad", ["x", "pads"], ["y"], mode="reflect")],
+      [("y", np.pad(xp[:, 1:][:2, :], ((1, 0), (0, 2)), mode="reflect"))],
+      [numpy_helper.from_array(np.array([1, -1, -1, 2], np.int64), "pads")],
+      inputs=[("x", xp)], opset=13)

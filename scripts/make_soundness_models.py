@@ -206,6 +206,13 @@ save("split_operand_parts",
      [h.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1)],
      [xs], [vi("a", T.FLOAT, None), vi("b", T.FLOAT, None)],
      [nh.from_array(np.array([2, 2, 2], np.int64), "sizes")], check=False)
+# Reflect padding of an axis cropped by its other pad: [0, 1, 2, 3] with pads (-1, 3) mirrored
+# the uncropped axis and printed the cropped 0 ([1, 2, 3, 2, 1, 0]); ONNX Runtime, ONNX's
+# reference and PyTorch refuse a reflection longer than the cropped axis less one.
+save("pad_reflect_cropped",
+     [h.make_node("Pad", ["x", "pads"], ["y"], name="pad", mode="reflect")],
+     [vi("x", T.FLOAT, [2, 4])], [vi("y", T.FLOAT, [2, 6])],
+     [nh.from_array(np.array([0, -1, 0, 3], np.int64), "pads")])
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "testdata", "models", "codegen")
 # nn.Upsample as torch.onnx writes it (a Resize in its own scope with its scales a Constant

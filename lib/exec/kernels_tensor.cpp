@@ -701,6 +701,17 @@ void addTensorKernels(KernelTable& t) {
       if (y.shape.back() < 0) throw ExecError("negative output size");
       if (mode != "constant" && x.shape[d] == 0 && y.shape.back() > 0)
         throw ExecError("cannot reflect an empty axis");
+      // A reflection reads the axis as cropped by the negative pads, at most its length − 1
+      // elements past an end (ONNX's reference, ONNX Runtime and PyTorch refuse more). Mirroring
+      // over the uncropped axis read an element the crop removed: [0, 1, 2, 3] with pads (−1, 3)
+      // gave [1, 2, 3, 2, 1, 0].
+      int64_t kept =
+          x.shape[d] + std::min<int64_t>(pads[d], 0) + std::min<int64_t>(pads[d + rank], 0);
+      int64_t longest = std::max(pads[d], pads[d + rank]);
+      if (mode == "reflect" && longest > 0 && longest > kept - 1)
+        throw ExecError("reflect pad of " + std::to_string(longest) + " along axis " +
+                        std::to_string(d) + " exceeds " + std::to_string(kept - 1) +
+                        ": it mirrors " + std::to_string(kept) + " element(s) (after cropping)");
     }
     // Checked: pads each below 2^48 still give shapes whose product wraps.
     int64_t n = checkedNumel(y.shape, y.dtype);

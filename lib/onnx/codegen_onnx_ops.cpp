@@ -363,6 +363,9 @@ def Pad(x, pads=None, constant_value=None, axes=None, mode="constant", value=0.0
         elif mode == "wrap":
             raise NotImplementedError("Pad mode wrap")  # fxc's kernel refuses it too
         elif mode == "reflect":
+            kept = size + min(begin[axis], 0) + min(end[axis], 0)
+            if max(begin[axis], end[axis]) > kept - 1:  # fxc's kernel refuses it too
+                raise NotImplementedError("Pad reflect longer than the cropped axis less one")
             period = max(2 * (size - 1), 1)
             index = index.remainder(period)
             index = torch.where(index >= size, period - index, index)
