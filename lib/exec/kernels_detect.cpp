@@ -40,8 +40,8 @@ float scalarInput(const KernelContext& c, size_t k, float fallback) {
 }
 
 // NonMaxSuppression: per batch and class, the boxes scoring above score_threshold, best first
-// (a NaN first; ties: the lower index), each kept unless it overlaps a kept one by more than iou_threshold,
-// at most max_output_boxes_per_class of them. Rows [batch, class, box], batch by batch, class by
+// (a NaN first; ties: the lower index), each kept unless it overlaps a kept one by more than
+// iou_threshold, at most max_output_boxes_per_class of them. Rows [batch, class, box], batch by batch, class by
 // class, in the order kept.
 std::vector<Value> nonMaxSuppression(const KernelContext& c) {
   const Value& boxes = requireFloat(c.input(0), "the boxes");

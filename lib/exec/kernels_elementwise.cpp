@@ -521,10 +521,10 @@ void addElementwiseKernels(KernelTable& t) {
     return outputs(std::move(y));
   });
   auto plus = [](auto x, auto y) { return x + y; };
-  // Max and Min: a NaN operand is the answer, as in numpy, PyTorch and ONNX Runtime (std::max
-  // kept the first operand: Max(1, NaN) was 1, Max(NaN, 1) NaN).
-  auto larger = [](auto x, auto y) { return x != x ? x : y != y ? y : std::max(x, y); };
-  auto smaller = [](auto x, auto y) { return x != x ? x : y != y ? y : std::min(x, y); };
+  // Max and Min: a NaN operand is the answer (nanMax; std::max kept the first operand: Max(1,
+  // NaN) was 1, Max(NaN, 1) NaN).
+  auto larger = [](auto x, auto y) { return nanMax(x, y); };
+  auto smaller = [](auto x, auto y) { return nanMin(x, y); };
   add(t, {"operator.add", "torch.add"},
       binary([](float a, float b) { return a + b; }, wrappingAdd,
              [](double a, double b) { return a + b; }));

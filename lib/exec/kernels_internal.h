@@ -1,6 +1,7 @@
 // Shared by the kernel files: registration entry points and helpers.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -237,6 +238,17 @@ bool softmaxRows(float* x, int64_t rows, int64_t n);
 // fxc.Attention (the attention pass's): matmul(softmax(matmul(a, b) [+ mask], axis = -1), v),
 // one block of a head's score rows at a time; `parallel` as matmulKernel's.
 Kernel attentionKernel(Product product, RowSoftmax softmax, bool parallel = false);
+
+// max and min where a NaN operand is the answer, as numpy, PyTorch and ONNX Runtime take it
+// (std::max and std::min keep their first operand against a NaN second one).
+template <typename T>
+T nanMax(T x, T y) {
+  return x != x ? x : y != y ? y : std::max(x, y);
+}
+template <typename T>
+T nanMin(T x, T y) {
+  return x != x ? x : y != y ? y : std::min(x, y);
+}
 
 // log(1 + eˣ), without its overflow: above 15 as x + log1p(e⁻ˣ) (log1p(exp(x)) was inf past 88.7,
 // where the answer is x).

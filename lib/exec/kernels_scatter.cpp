@@ -12,11 +12,8 @@ namespace {
 // Copies or combines element `from` of `source` into element `to` of `target` (same dtype).
 class ElementWriter {
  public:
-  ElementWriter(Value& target, const Value& source, std::string reduction)
-      : target_(target), source_(source), reduction_(std::move(reduction)) {
-    if (reduction_ != "none" && reduction_ != "add" && reduction_ != "mul" && reduction_ != "max" &&
-        reduction_ != "min")
-      throw ExecError("unknown reduction " + reduction_);
+  ElementWriter(Value& target, const Value& source, const std::string& reduction)
+      : target_(target), source_(source), reduction_(parse(reduction)) {
     if (target.isFloat() != source.isFloat()) throw ExecError("updates and data differ in type");
   }
   void operator()(int64_t to, int64_t from) const {
@@ -29,19 +26,36 @@ class ElementWriter {
   }
 
  private:
+  enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
+  static Reduction parse(const std::string& name) {
+    if (name == "none") return Reduction::kNone;
+    if (name == "add") return Reduction::kAdd;
+    if (name == "mul") return Reduction::kMul;
+    if (name == "max") return Reduction::kMax;
+    if (name == "min") return Reduction::kMin;
+    throw ExecError("unknown reduction " + name);
+  }
   template <typename T>
   T combine(T old, T value) const {
-    if (reduction_ == "add") return old + value;
-    if (reduction_ == "mul") return old * value;
-    // A NaN on either side is the result, as np.maximum / np.minimum (the spec's reference)
-    // and ONNX Runtime give it: std::max and std::min keep `old` against a NaN `value`.
-    if (reduction_ == "max") return value != value ? value : std::max(old, value);
-    if (reduction_ == "min") return value != value ? value : std::min(old, value);
+    switch (reduction_) {
+      case Reduction::kAdd:
+        return old + value;
+      case Reduction::kMul:
+        return old * value;
+      // A NaN on either side is the result, as np.maximum / np.minimum (the spec's reference)
+      // and ONNX Runtime give it.
+      case Reduction::kMax:
+        return nanMax(old, value);
+      case Reduction::kMin:
+        return nanMin(old, value);
+      case Reduction::kNone:
+        break;
+    }
     return value;
   }
   Value& target_;
   const Value& source_;
-  const std::string reduction_;  // owned: the attribute may be a temporary
+  const Reduction reduction_;
 };
 
 int64_t checkedIndex(int64_t i, int64_t extent) {

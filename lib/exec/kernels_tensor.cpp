@@ -728,9 +728,8 @@ void addTensorKernels(KernelTable& t) {
           }
           if (mode == "edge") {
             i = std::clamp(i, int64_t{0}, size - 1);
-          } else {
-            if (size == 1) i = 0;
-            while (i < 0 || i >= size) i = i < 0 ? -i : 2 * (size - 1) - i;
+          } else {  // one mirror: the pads are below the axis's length (checked above)
+            i = i < 0 ? -i : 2 * (size - 1) - i;
           }
         }
         source += i * in[d];
